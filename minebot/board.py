@@ -212,8 +212,10 @@ class Board:
     def shape(self) -> tuple[int, int]:
         return self.rows, self.cols
 
-    def __getitem__(self, cell: tuple[int, int]) -> Cell:
-        return Cell(int(self.cells[cell]))
+    def __getitem__(self, cell: tuple[int, int]) -> int:
+        """The number 0-8 of a revealed cell, or its ``Cell`` member (COVERED, FLAG, ...)."""
+        code = int(self.cells[cell])
+        return code if code <= 8 else Cell(code)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Board):

@@ -1,0 +1,67 @@
+"""The command line as a user meets it: help, imports without a display, clear errors."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from minebot.cli import main
+
+
+def run_cli(*args, env_extra=None, stdin=None):
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env.update(env_extra or {})
+    return subprocess.run([sys.executable, "-m", "minebot", *args], capture_output=True,
+                          text=True, env=env, input=stdin, timeout=120)
+
+
+def test_import_without_display_loads_no_gui_or_heavy_modules():
+    env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+    code = ("import sys, minebot, minebot.cli, minebot.game.engine, minebot.loop; "
+            "bad = [m for m in ('pyautogui', 'Xlib', 'cv2', 'mss', 'pysat') if m in sys.modules]; "
+            "print(bad)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
+
+
+def test_help_lists_commands_and_exit_codes():
+    out = run_cli("--help")
+    assert out.returncode == 0
+    assert "COLSxROWS" in out.stdout and "exit codes" in out.stdout
+    for name in ("board", "layouts"):
+        assert name in out.stdout
+
+
+@pytest.mark.parametrize("command", ["board", "layouts"])
+def test_every_subcommand_has_help(command):
+    out = run_cli(command, "--help")
+    assert out.returncode == 0 and "usage: minebot" in out.stdout
+
+
+def test_board_command_normalises_and_reports_errors(tmp_path):
+    good = tmp_path / "good.board"
+    good.write_text('{"mines": 1}\n1-\n')
+    out = run_cli("board", str(good), "--json")
+    assert out.returncode == 0
+    assert json.loads(out.stdout) == {"rows": 1, "cols": 2, "mines": 1, "board": ["1-"]}
+    bad = tmp_path / "bad.board"
+    bad.write_text("12\n1Z\n")
+    out = run_cli("board", str(bad))
+    assert out.returncode == 2
+    assert f"{bad}:2:2" in out.stderr and "Traceback" not in out.stderr
+    out = run_cli("board", str(tmp_path / "missing.board"))
+    assert out.returncode == 2 and "no such file" in out.stderr
+
+
+def test_layouts_command_writes_loadable_layouts(tmp_path, capsys):
+    from minebot.game.layouts import load_layouts
+    path = tmp_path / "l.jsonl"
+    assert main(["layouts", "--size", "16x16", "--mines", "40", "--first", "2,2",
+                 "--games", "7", "--seed", "5", "-o", str(path)]) == 0
+    layouts = load_layouts(path)
+    assert len(layouts) == 7 and all(len(l.mines) == 40 and l.first == (2, 2) for l in layouts)
+    assert main(["layouts", "--size", "16by16", "-o", str(path)]) == 2
+    assert "expected COLSxROWS" in capsys.readouterr().err
