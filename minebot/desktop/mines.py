@@ -1,0 +1,300 @@
+"""A private GNOME Mines: its own D-Bus session, settings, scores, theme and window size.
+
+Why so private: the game keeps settings in dconf and scores in the user's data folder, and a
+second instance on the same D-Bus session just raises the first. Running it under its own
+``dbus-run-session`` (with a bus config that auto-starts no services, so no portal or FUSE
+daemon outlives it), ``GSETTINGS_BACKEND=keyfile`` and private ``XDG_CONFIG_HOME`` /
+``XDG_DATA_HOME`` means a test or demo neither reads nor changes anything of the user's, and
+stopping its process group ends every process it started.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from ..levels import LEVELS
+from .window import X11, WindowInfo
+from .xvfb import DesktopError, Xvfb, stop_process_group
+
+GNOME_MINES = "/usr/games/gnome-mines"
+THEMES = ("bgcolors", "default", "classic")
+LEVEL_FLAGS = {"beginner": "--small", "intermediate": "--medium", "expert": "--big"}
+MIN_WINDOW = (590, 460)
+"""The smallest X window GNOME Mines 40.1 allows (settings 580x404)."""
+WINDOW_EXTRA = (10, 56)
+"""X window size minus the ``window-width``/``window-height`` settings (header bar, borders)."""
+
+_DBUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <!-- A session bus that starts no services: no portals or document FUSE daemons. -->
+  <type>session</type>
+  <listen>unix:tmpdir=/tmp</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+"""
+
+
+def custom_mines_roundtrip(rows: int, cols: int, mines: int) -> int:
+    """The mine count GNOME Mines' custom dialog really plays for a requested count.
+
+    The dialog shows a whole percentage and computes the count back from it, so e.g. 20 mines
+    on 12x9 become 19 % -> 20, but not every count survives; choose counts where this is equal.
+    """
+    percent = round(mines * 100 / (rows * cols))
+    return percent * rows * cols // 100
+
+
+class GnomeMines:
+    """``with GnomeMines(xvfb, theme="classic", window=(810, 656), level="beginner") as g:``
+
+    ``window`` is the X window size (what is captured); the smallest is 590x460. ``level`` is
+    beginner/intermediate/expert, or ``custom=(rows, cols, mines)``, or neither (the level
+    chooser shows). ``g.window`` is the game's ``WindowInfo`` once started.
+    """
+
+    def __init__(self, display: "str | Xvfb", theme: str = "bgcolors",
+                 window: tuple[int, int] = (810, 656), level: str | None = "beginner",
+                 custom: tuple[int, int, int] | None = None, question_marks: bool = True,
+                 exe: str = GNOME_MINES, timeout: float = 15.0) -> None:
+        if theme not in THEMES:
+            raise DesktopError(f"unknown theme {theme!r}: expected one of {', '.join(THEMES)}")
+        if level is not None and level not in LEVEL_FLAGS:
+            raise DesktopError(f"unknown level {level!r}: expected one of {', '.join(LEVEL_FLAGS)}")
+        if custom is not None:
+            rows, cols, mines = custom
+            if not (4 <= rows <= 100 and 4 <= cols <= 100 and 1 <= mines <= rows * cols - 10):
+                raise DesktopError(f"custom board {cols}x{rows}/{mines}: sizes 4..100, "
+                                   "mines at most cells - 10")
+            level = None
+        self.xvfb = display if isinstance(display, Xvfb) else None
+        self.display = display.display if isinstance(display, Xvfb) else display
+        self.theme, self.level, self.custom = theme, level, custom
+        self.window_size = (max(window[0], MIN_WINDOW[0]), max(window[1], MIN_WINDOW[1]))
+        self.question_marks, self.exe, self.timeout = question_marks, exe, timeout
+        self.proc: subprocess.Popen | None = None
+        self.window: WindowInfo | None = None
+        self.home: Path | None = None
+        self._x: X11 | None = None
+
+    # -- files --------------------------------------------------------------------------
+    @property
+    def keyfile(self) -> Path:
+        assert self.home is not None
+        return self.home / "config" / "glib-2.0" / "settings" / "keyfile"
+
+    @property
+    def scores_dir(self) -> Path:
+        assert self.home is not None
+        return self.home / "data" / "gnome-mines" / "scores"
+
+    def settings(self) -> dict[str, str]:
+        """The gsettings keys written to the private keyfile, as GVariant text."""
+        width, height = (self.window_size[0] - WINDOW_EXTRA[0], self.window_size[1] - WINDOW_EXTRA[1])
+        values = {
+            "theme": f"'{self.theme}'",
+            "use-question-marks": "true" if self.question_marks else "false",
+            "use-autoflag": "false",
+            "use-animations": "false",  # animations spread a reveal over ~200 ms
+            "window-width": str(width),
+            "window-height": str(height),
+            "window-is-maximized": "false",
+        }
+        if self.custom is not None:
+            rows, cols, mines = self.custom
+            values.update({"mode": "3", "xsize": str(cols), "ysize": str(rows), "nmines": str(mines)})
+        elif self.level is not None:
+            values["mode"] = str(list(LEVEL_FLAGS).index(self.level))
+        return values
+
+    def write_settings(self) -> None:
+        """Write the keyfile; a running game picks up e.g. a theme change at once."""
+        self.keyfile.parent.mkdir(parents=True, exist_ok=True)
+        body = "".join(f"{k}={v}\n" for k, v in self.settings().items())
+        tmp = self.keyfile.with_suffix(".tmp")
+        tmp.write_text("[org/gnome/Mines]\n" + body)
+        tmp.replace(self.keyfile)
+
+    def set_theme(self, theme: str) -> None:
+        if theme not in THEMES:
+            raise DesktopError(f"unknown theme {theme!r}: expected one of {', '.join(THEMES)}")
+        self.theme = theme
+        self.write_settings()
+
+    def env(self) -> dict:
+        env = self.xvfb.env() if self.xvfb else dict(os.environ, DISPLAY=self.display)
+        env.pop("DBUS_SESSION_BUS_ADDRESS", None)
+        assert self.home is not None
+        env.update({
+            "GSETTINGS_BACKEND": "keyfile",
+            "XDG_CONFIG_HOME": str(self.home / "config"),
+            "XDG_DATA_HOME": str(self.home / "data"),
+            "XDG_CACHE_HOME": str(self.home / "cache"),
+            "GTK_USE_PORTAL": "0",
+            "NO_AT_BRIDGE": "1",
+            "GTK_A11Y": "none",
+        })
+        return env
+
+    # -- life cycle ---------------------------------------------------------------------
+    def start(self) -> "GnomeMines":
+        if not os.access(self.exe, os.X_OK):
+            raise DesktopError(f"{self.exe}: GNOME Mines is not installed (apt install gnome-mines)")
+        if shutil.which("dbus-run-session") is None:
+            raise DesktopError("dbus-run-session is not installed (apt install dbus)")
+        self.home = Path(tempfile.mkdtemp(prefix="minebot-mines-"))
+        try:
+            self.write_settings()
+            (self.home / "dbus.conf").write_text(_DBUS_CONFIG)
+            argv = ["dbus-run-session", f"--config-file={self.home / 'dbus.conf'}", "--", self.exe]
+            if self.level is not None:
+                argv.append(LEVEL_FLAGS[self.level])
+            log = open(self.home / "gnome-mines.log", "wb")
+            try:
+                self.proc = subprocess.Popen(argv, env=self.env(), stdin=subprocess.DEVNULL,
+                                             stdout=log, stderr=subprocess.STDOUT,
+                                             start_new_session=True, cwd=self.home)
+            finally:
+                log.close()
+            self._x = X11(self.display)
+            self.window = self._wait_for_window()
+            if self.custom is not None:
+                self._start_custom()
+            self.focus()
+            self.wait_settled()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def _wait_for_window(self) -> WindowInfo:
+        assert self._x is not None and self.proc is not None
+        deadline = time.monotonic() + self.timeout
+        while True:
+            if self.proc.poll() is not None:
+                raise DesktopError(f"gnome-mines exited at start (code {self.proc.returncode}); "
+                                   f"log: {self.log_tail()}")
+            info = self._x.find_window()
+            if info is not None:
+                return info
+            if time.monotonic() > deadline:
+                raise DesktopError(f"no GNOME Mines window within {self.timeout:.0f} s")
+            time.sleep(0.05)
+
+    def _start_custom(self) -> None:
+        """Chooser -> "4" (Custom) -> the size dialog (prefilled from the keyfile) -> Alt+P."""
+        assert self._x is not None and self.window is not None
+        self.focus()
+        time.sleep(0.3)
+        self.key("4")
+        time.sleep(0.4)
+        self.key("alt+p")
+        time.sleep(0.3)
+
+    def log_tail(self, size: int = 400) -> str:
+        if self.home is None:
+            return ""
+        path = self.home / "gnome-mines.log"
+        return path.read_bytes()[-size:].decode(errors="replace").strip() if path.exists() else ""
+
+    def stop(self) -> None:
+        """End exactly the processes this session started. Safe to call twice."""
+        proc, self.proc = self.proc, None
+        stop_process_group(proc)
+        if self._x is not None:
+            self._x.close()
+            self._x = None
+        if self.home is not None:
+            shutil.rmtree(self.home, ignore_errors=True)
+            self.home = None
+
+    def __enter__(self) -> "GnomeMines":
+        return self.start() if self.proc is None else self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    @property
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    # -- conveniences over the window ---------------------------------------------------
+    @property
+    def x11(self) -> X11:
+        if self._x is None:
+            raise DesktopError("the game is not running")
+        return self._x
+
+    def refresh(self) -> WindowInfo:
+        """Re-read the window's geometry (it may have been moved or resized)."""
+        info = self.x11.find_window()
+        if info is None:
+            raise DesktopError("the GNOME Mines window is gone")
+        self.window = info
+        return info
+
+    def focus(self) -> None:
+        assert self.window is not None
+        self.x11.focus(self.window.id)
+
+    def key(self, combo: str) -> None:
+        """Press and release a key combination like ``ctrl+n`` or ``Escape`` (XTest)."""
+        send_keys(self.x11, combo)
+
+    def move_resize(self, x: int | None = None, y: int | None = None,
+                    window: tuple[int, int] | None = None) -> WindowInfo:
+        assert self.window is not None
+        w, h = window if window else (None, None)
+        self.x11.move_resize(self.window.id, x, y, w, h)
+        time.sleep(0.2)
+        self.wait_settled()
+        return self.refresh()
+
+    def wait_settled(self, timeout: float = 5.0, quiet: float = 0.15) -> None:
+        """Wait until the window's pixels stop changing (drawing done) for ``quiet`` seconds."""
+        from .capture import Screen
+        deadline = time.monotonic() + timeout
+        with Screen(self.display) as screen:
+            last = None
+            still_since = time.monotonic()
+            while time.monotonic() < deadline:
+                frame = screen.grab(self.refresh().rect)
+                # Leave the clock out of the comparison: compare only the left 60 % (the board).
+                key = frame[:, : frame.shape[1] * 3 // 5].tobytes()
+                if key != last:
+                    last, still_since = key, time.monotonic()
+                elif time.monotonic() - still_since >= quiet:
+                    return
+                time.sleep(0.02)
+
+
+_KEY_ALIASES = {"ctrl": "Control_L", "alt": "Alt_L", "shift": "Shift_L", "esc": "Escape",
+                "enter": "Return", "space": "space"}
+
+
+def send_keys(x: X11, combo: str) -> None:
+    """Press the keys of ``combo`` (``+``-separated) in order and release them in reverse."""
+    from Xlib import X, XK
+    from Xlib.ext import xtest
+    codes = []
+    for name in combo.split("+"):
+        sym = XK.string_to_keysym(_KEY_ALIASES.get(name.lower(), name))
+        code = x.d.keysym_to_keycode(sym) if sym else 0
+        if not code:
+            raise DesktopError(f"unknown key {name!r} in {combo!r}")
+        codes.append(code)
+    for code in codes:
+        xtest.fake_input(x.d, X.KeyPress, code)
+    for code in reversed(codes):
+        xtest.fake_input(x.d, X.KeyRelease, code)
+    x.d.sync()

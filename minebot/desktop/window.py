@@ -1,0 +1,243 @@
+"""Finding, focusing, moving and measuring the game window through X11 (python-xlib).
+
+Why not just a screenshot search: the window's title and class identify *our* game even when
+something else on screen looks like a board, and its geometry tells us exactly which region
+to capture. EWMH's ``_NET_CLIENT_LIST`` is used when a window manager provides it; on a bare
+X server (Xvfb, no WM) the top-level windows are the root's children.
+
+GNOME Mines pauses when it loses focus once the clock runs, and with no window manager focus
+follows the pointer, so ``focus`` sets it explicitly (XSetInputFocus).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from typing import Iterator
+
+from .xvfb import DesktopError
+
+MINES_TITLE = "Mines"
+MINES_CLASS = "gnome-mines"
+
+
+@dataclass(frozen=True)
+class Rect:
+    """A screen rectangle; ``right``/``bottom`` are exclusive."""
+
+    left: int
+    top: int
+    width: int
+    height: int
+
+    @property
+    def right(self) -> int:
+        return self.left + self.width
+
+    @property
+    def bottom(self) -> int:
+        return self.top + self.height
+
+    def contains(self, x: float, y: float) -> bool:
+        return self.left <= x < self.right and self.top <= y < self.bottom
+
+    def intersect(self, other: "Rect") -> "Rect | None":
+        left, top = max(self.left, other.left), max(self.top, other.top)
+        right, bottom = min(self.right, other.right), min(self.bottom, other.bottom)
+        if right <= left or bottom <= top:
+            return None
+        return Rect(left, top, right - left, bottom - top)
+
+    def as_mss(self) -> dict:
+        return {"left": self.left, "top": self.top, "width": self.width, "height": self.height}
+
+
+@dataclass(frozen=True)
+class WindowInfo:
+    """One top-level window: X id, title, WM_CLASS, owning PID (if advertised), geometry."""
+
+    id: int
+    title: str
+    wm_class: tuple[str, ...]
+    pid: int | None
+    rect: Rect
+    viewable: bool
+    transient_for: int | None = None
+
+
+class X11:
+    """One connection to an X display; cheap to keep open for the whole run.
+
+    ``display`` defaults to ``$DISPLAY``. All methods take or return plain window ids so the
+    caller never holds python-xlib objects.
+    """
+
+    def __init__(self, display: str | None = None) -> None:
+        from Xlib import display as xdisplay, error as xerror  # imported here: no X at import
+        name = display or os.environ.get("DISPLAY")
+        if not name:
+            raise DesktopError("no X display: set DISPLAY or use `minebot demo --virtual`")
+        self.name = name
+        self._xerror = xerror
+        _ensure_xauthority()
+        try:
+            self.d = xdisplay.Display(name)
+        except Exception as exc:  # Xlib raises several unrelated types here
+            raise DesktopError(f"cannot open X display {name}: {exc}") from None
+        self.root = self.d.screen().root
+        self._atoms: dict[str, int] = {}
+
+    def close(self) -> None:
+        try:
+            self.d.close()
+        except Exception:
+            pass
+
+    def __enter__(self) -> "X11":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- helpers ----------------------------------------------------------------------
+    def atom(self, name: str) -> int:
+        if name not in self._atoms:
+            self._atoms[name] = self.d.intern_atom(name)
+        return self._atoms[name]
+
+    @property
+    def screen_rect(self) -> Rect:
+        s = self.d.screen()
+        return Rect(0, 0, s.width_in_pixels, s.height_in_pixels)
+
+    def _window(self, wid: int):
+        return self.d.create_resource_object("window", wid)
+
+    def _prop(self, win, name: str, type_name: str | None = None):
+        try:
+            prop = win.get_full_property(self.atom(name), self.atom(type_name) if type_name else 0)
+        except self._xerror.XError:
+            return None
+        return prop.value if prop is not None else None
+
+    def _top_level_ids(self) -> list[int]:
+        clients = self._prop(self.root, "_NET_CLIENT_LIST")
+        if clients is not None and len(clients):
+            return [int(w) for w in clients]
+        try:
+            return [w.id for w in self.root.query_tree().children]
+        except self._xerror.XError:
+            return []
+
+    # -- queries ----------------------------------------------------------------------
+    def info(self, wid: int) -> WindowInfo | None:
+        """Title, class, PID and absolute geometry of a window, or None if it is gone."""
+        win = self._window(wid)
+        try:
+            attrs = win.get_attributes()
+            geom = win.get_geometry()
+            origin = win.translate_coords(self.root, 0, 0)
+        except self._xerror.XError:
+            return None
+        title = self._prop(win, "_NET_WM_NAME", "UTF8_STRING")
+        if title is None:
+            title = self._prop(win, "WM_NAME")
+        if isinstance(title, bytes):
+            title = title.decode("utf-8", "replace")
+        raw_class = self._prop(win, "WM_CLASS")
+        if isinstance(raw_class, str):
+            raw_class = raw_class.encode("latin-1", "replace")
+        wm_class = tuple(p.decode("utf-8", "replace") for p in (raw_class or b"").split(b"\0") if p)
+        pid = self._prop(win, "_NET_WM_PID")
+        transient = self._prop(win, "WM_TRANSIENT_FOR")
+        from Xlib import X
+        return WindowInfo(
+            id=wid, title=str(title or ""), wm_class=wm_class,
+            pid=int(pid[0]) if pid is not None and len(pid) else None,
+            rect=Rect(-origin.x, -origin.y, geom.width, geom.height),
+            viewable=attrs.map_state == X.IsViewable,
+            transient_for=int(transient[0]) if transient is not None and len(transient) else None)
+
+    def windows(self) -> Iterator[WindowInfo]:
+        for wid in self._top_level_ids():
+            info = self.info(wid)
+            if info is not None:
+                yield info
+
+    def find_window(self, title: str | None = MINES_TITLE, wm_class: str | None = MINES_CLASS,
+                    pid: int | None = None) -> WindowInfo | None:
+        """The largest viewable top-level window matching title (exact), class and PID.
+
+        GTK also maps nothing for its hidden 10x10 leader window, but we still take the largest
+        viewable match so an unrelated small window never wins.
+        """
+        best = None
+        for info in self.windows():
+            if not info.viewable:
+                continue
+            if title is not None and info.title != title:
+                continue
+            if wm_class is not None and wm_class.lower() not in (c.lower() for c in info.wm_class):
+                continue
+            if pid is not None and info.pid not in (None, pid):
+                continue
+            if best is None or info.rect.width * info.rect.height > best.rect.width * best.rect.height:
+                best = info
+        return best
+
+    def wait_window(self, timeout: float = 10.0, **match) -> WindowInfo:
+        deadline = time.monotonic() + timeout
+        while True:
+            info = self.find_window(**match)
+            if info is not None:
+                return info
+            if time.monotonic() > deadline:
+                raise DesktopError(f"no window matching {match} appeared within {timeout:.0f} s")
+            time.sleep(0.05)
+
+    def dialogs_of(self, wid: int) -> list[WindowInfo]:
+        """Viewable windows transient for ``wid`` (e.g. GNOME Mines' "Congratulations!")."""
+        return [w for w in self.windows() if w.viewable and w.transient_for == wid and w.id != wid]
+
+    # -- actions ----------------------------------------------------------------------
+    def focus(self, wid: int) -> None:
+        """Give ``wid`` the keyboard focus (and raise it) so the game does not pause."""
+        from Xlib import X
+        win = self._window(wid)
+        try:
+            win.configure(stack_mode=X.Above)
+            win.set_input_focus(X.RevertToParent, X.CurrentTime)
+            self.d.sync()
+        except self._xerror.XError as exc:
+            raise DesktopError(f"cannot focus window 0x{wid:x}: {exc}") from None
+
+    def focused(self) -> int:
+        focus = self.d.get_input_focus().focus
+        return int(focus) if isinstance(focus, int) else int(focus.id)
+
+    def move_resize(self, wid: int, x: int | None = None, y: int | None = None,
+                    width: int | None = None, height: int | None = None) -> None:
+        """Move and/or resize a window (works directly with no window manager)."""
+        args = {k: v for k, v in (("x", x), ("y", y), ("width", width), ("height", height))
+                if v is not None}
+        try:
+            self._window(wid).configure(**args)
+            self.d.sync()
+        except self._xerror.XError as exc:
+            raise DesktopError(f"cannot move/resize window 0x{wid:x}: {exc}") from None
+
+
+def _ensure_xauthority() -> None:
+    """python-xlib (and pyautogui through it) fails when no Xauthority file exists.
+
+    On a fresh machine or container ``~/.Xauthority`` may be missing; Xvfb grants local
+    clients access without a cookie, so an empty file is enough.
+    """
+    path = os.environ.get("XAUTHORITY") or os.path.expanduser("~/.Xauthority")
+    if os.path.exists(path):
+        return
+    import tempfile
+    fd, tmp = tempfile.mkstemp(prefix="minebot-xauth-")
+    os.close(fd)
+    os.environ["XAUTHORITY"] = tmp

@@ -1,0 +1,135 @@
+"""Clicks with pyautogui, clamped to a rectangle, logged, and fast.
+
+pyautogui is imported inside ``Pointer`` because it opens the X display at import time. Its
+default 0.1 s pause after every call would make an expert game last minutes, so ``PAUSE`` is
+set to 0 and waits are done by the live game, which watches the screen instead of sleeping.
+Button down and up are sent explicitly: GNOME Mines marks on button down and reveals on button
+up over the same cell, and sending them ourselves avoids pyautogui's extra moves.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+
+from ..errors import Interrupted, MinebotError
+
+
+class UnsafeClickError(MinebotError):
+    """A click was asked for outside the allowed rectangle; it was not made."""
+
+
+@dataclass(frozen=True)
+class Click:
+    """One click as made: screen point, button, and when."""
+
+    x: int
+    y: int
+    button: str
+    t: float
+    bounds: tuple[int, int, int, int]  # left, top, right, bottom (exclusive) allowed then
+
+    def to_json(self) -> dict:
+        return {"x": self.x, "y": self.y, "button": self.button, "t": round(self.t, 4),
+                "bounds": list(self.bounds)}
+
+
+_PYAUTOGUI = None
+
+
+def load_pyautogui(display: str | None = None):
+    """Import pyautogui for ``display`` (default $DISPLAY) and make it fast.
+
+    pyautogui binds its X connection at import, to $DISPLAY; when a later caller uses another
+    display (tests start their own Xvfb), its connection is replaced.
+    """
+    global _PYAUTOGUI
+    from ..desktop.window import _ensure_xauthority
+    display = display or os.environ.get("DISPLAY")
+    if not display:
+        raise MinebotError("no X display for mouse input: set DISPLAY or use `minebot demo --virtual`")
+    _ensure_xauthority()
+    if _PYAUTOGUI is None:
+        old = os.environ.get("DISPLAY")
+        os.environ["DISPLAY"] = display
+        try:
+            import pyautogui
+        finally:
+            if old is None:
+                os.environ.pop("DISPLAY", None)
+            else:
+                os.environ["DISPLAY"] = old
+        pyautogui.PAUSE = 0.0
+        pyautogui.MINIMUM_DURATION = 0.0
+        pyautogui.FAILSAFE = True
+        from pyautogui import _pyautogui_x11 as x11mod
+        x11mod._mouse_is_swapped_setting = False  # skip its `dconf read` subprocess
+        x11mod._bound_display = display
+        _PYAUTOGUI = pyautogui
+    from pyautogui import _pyautogui_x11 as x11mod
+    if getattr(x11mod, "_bound_display", None) != display:
+        from Xlib.display import Display
+        x11mod._display.close()
+        x11mod._display = Display(display)
+        x11mod._bound_display = display
+    return _PYAUTOGUI
+
+
+class Pointer:
+    """The mouse on one display. ``click(x, y, button, bounds)`` never leaves ``bounds``.
+
+    ``log`` holds every click made (and ``log_path``, when given, gets one JSON line per
+    click, flushed), so a test or a user can check afterwards that all fell inside the board.
+    """
+
+    def __init__(self, display: str | None = None, log_path: str | None = None,
+                 hold: float = 0.0) -> None:
+        self.pg = load_pyautogui(display)
+        self.display = display
+        self.hold = hold
+        self.log: list[Click] = []
+        self._log_file = open(log_path, "a", encoding="utf-8") if log_path else None
+
+    def _guard(self, x: float, y: float, bounds: tuple[int, int, int, int]) -> tuple[int, int]:
+        left, top, right, bottom = bounds
+        xi, yi = int(round(x)), int(round(y))
+        if not (left <= xi < right and top <= yi < bottom):
+            raise UnsafeClickError(f"refused a click at ({xi}, {yi}): outside the board "
+                                   f"{left},{top}-{right},{bottom}")
+        return xi, yi
+
+    def move(self, x: float, y: float, bounds: tuple[int, int, int, int]) -> None:
+        """Move the pointer (no click); also guarded, so parking never strays."""
+        xi, yi = self._guard(x, y, bounds)
+        self._call(self.pg.moveTo, xi, yi)
+
+    def click(self, x: float, y: float, button: str, bounds: tuple[int, int, int, int]) -> Click:
+        """Press and release ``button`` at (x, y), which must lie inside ``bounds``."""
+        xi, yi = self._guard(x, y, bounds)
+        click = Click(xi, yi, button, time.time(), tuple(int(v) for v in bounds))
+        self.log.append(click)
+        if self._log_file:
+            import json
+            self._log_file.write(json.dumps(click.to_json()) + "\n")
+            self._log_file.flush()
+        self._call(self.pg.mouseDown, xi, yi, button=button)
+        if self.hold:
+            time.sleep(self.hold)
+        self._call(self.pg.mouseUp, xi, yi, button=button)
+        return click
+
+    def position(self) -> tuple[int, int]:
+        x, y = self.pg.position()
+        return int(x), int(y)
+
+    def _call(self, fn, *args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except self.pg.FailSafeException:
+            raise Interrupted("stopped by pyautogui's fail-safe (pointer moved to a screen corner)") from None
+
+    def close(self) -> None:
+        if self._log_file:
+            self._log_file.close()
+            self._log_file = None
