@@ -1,0 +1,183 @@
+"""Turn a Board into the counting constraints the solver reasons about.
+
+Every revealed number is an exactly-k constraint over its *unknown* neighbours (covered, flagged
+or question-marked: a player's flag may be wrong, so it proves nothing). Mines the game itself
+shows (after a loss) are known mines and lower the numbers around them. Frontier cells (unknown
+cells next to a number) are numbered 0..F-1 as variables; cells linked through shared numbers
+form independent components; unknown cells touching no number are the *background*, which
+only the global mine count says anything about.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..board import Board, Cell, neighbour_count
+from ..errors import InconsistentBoardError
+
+Coord = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Number:
+    """One revealed number: ``need`` mines among the frontier variables ``vars``."""
+
+    cell: Coord
+    vars: tuple[int, ...]
+    need: int
+
+
+@dataclass
+class Component:
+    """Frontier variables linked through shared numbers, with the numbers over them."""
+
+    vars: list[int]
+    numbers: list[int]          # indices into Constraints.numbers
+
+    def key(self, constraints: "Constraints") -> tuple:
+        """A hashable description (cells and needs) so counts can be cached across positions."""
+        cells = constraints.cells
+        return tuple(sorted((tuple(sorted(cells[v] for v in constraints.numbers[j].vars)),
+                             constraints.numbers[j].need) for j in self.numbers))
+
+
+@dataclass
+class Constraints:
+    shape: tuple[int, int]
+    cells: list[Coord]                      # frontier variable -> cell
+    index: dict[Coord, int]                 # cell -> frontier variable
+    numbers: list[Number]                   # de-duplicated, each with at least one variable
+    components: list[Component]
+    background: list[Coord]
+    mines_left: int | None                  # global mines not yet shown, None when unknown
+    flags: list[Coord] = field(default_factory=list)
+
+    @property
+    def frontier_size(self) -> int:
+        return len(self.cells)
+
+
+def known_mine_mask(board: Board) -> np.ndarray:
+    """Mines the game shows itself (after a loss): certain, and not unknown."""
+    return (board.cells == Cell.MINE) | (board.cells == Cell.EXPLODED)
+
+
+def build_constraints(board: Board, mines: int | None = None) -> Constraints:
+    """Collect the numbers of ``board`` as constraints; raise on a number no layout can meet.
+
+    Only the trivial contradictions are found here (a number larger than its unknown
+    neighbours, or below the shown mines); everything else is the SAT solver's job.
+    """
+    unknown = board.unknown
+    shown = known_mine_mask(board)
+    total = mines if mines is not None else board.mines
+    rows, cols = board.shape
+    revealed = board.revealed
+    unknown_n = neighbour_count(unknown)
+    shown_n = neighbour_count(shown)
+    frontier = unknown & (neighbour_count(revealed) > 0)
+    cells = [tuple(map(int, rc)) for rc in np.argwhere(frontier)]
+    index = {cell: i for i, cell in enumerate(cells)}
+    numbers: list[Number] = []
+    seen: dict[tuple[int, ...], Number] = {}
+    for r, c in np.argwhere(revealed & ((unknown_n > 0) | (board.cells > 0))):
+        r, c = int(r), int(c)
+        need = int(board.cells[r, c]) - int(shown_n[r, c])
+        n_unknown = int(unknown_n[r, c])
+        if need < 0 or need > n_unknown:
+            raise InconsistentBoardError(
+                f"the {int(board.cells[r, c])} at ({r}, {c}) cannot be met: it touches "
+                f"{n_unknown} unknown cell(s) and {int(shown_n[r, c])} shown mine(s)", [(r, c)])
+        if n_unknown == 0:
+            continue
+        vs = tuple(sorted(index[(rr, cc)] for rr, cc in board.neighbours(r, c) if unknown[rr, cc]))
+        other = seen.get(vs)
+        if other is not None:
+            if other.need != need:
+                raise InconsistentBoardError(
+                    f"the numbers at {other.cell} and ({r}, {c}) see the same unknown cells "
+                    f"but need {other.need} and {need} mines", [other.cell, (r, c)])
+            continue
+        number = Number((r, c), vs, need)
+        seen[vs] = number
+        numbers.append(number)
+    components = _split(len(cells), numbers)
+    background = [tuple(map(int, rc)) for rc in np.argwhere(unknown & ~frontier)]
+    mines_left = None
+    if total is not None:
+        mines_left = int(total) - int(shown.sum())
+        if mines_left < 0 or mines_left > int(unknown.sum()):
+            raise InconsistentBoardError(
+                f"the mine total {total} cannot fit: {int(shown.sum())} mine(s) shown and "
+                f"{int(unknown.sum())} unknown cell(s)", [])
+    flags = [tuple(map(int, rc)) for rc in np.argwhere(board.cells == Cell.FLAG)]
+    return Constraints((rows, cols), cells, index, numbers, components, background, mines_left, flags)
+
+
+def _split(n_vars: int, numbers: list[Number]) -> list[Component]:
+    """Union-find over variables that share a number."""
+    parent = list(range(n_vars))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for number in numbers:
+        root = find(number.vars[0])
+        for v in number.vars[1:]:
+            other = find(v)
+            if other != root:
+                parent[other] = root
+    groups: dict[int, Component] = {}
+    for v in range(n_vars):
+        groups.setdefault(find(v), Component([], [])).vars.append(v)
+    for j, number in enumerate(numbers):
+        groups[find(number.vars[0])].numbers.append(j)
+    return list(groups.values())
+
+
+def with_revealed(cons: Constraints, cell: Coord, value: int) -> Constraints | None:
+    """The constraints after ``cell`` turns out safe and shows ``value``; None if impossible.
+
+    Incremental (no Board needed), so the look-ahead can try every value a guess could show
+    without rebuilding the whole position.
+    """
+    rows, cols = cons.shape
+    r, c = cell
+    background = set(cons.background)
+    nbrs = [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+            if (dr or dc) and 0 <= r + dr < rows and 0 <= c + dc < cols]
+    unknown_nbrs = [x for x in nbrs if x in cons.index or x in background]
+    if value > len(unknown_nbrs):
+        return None
+    fresh = [x for x in unknown_nbrs if x in background]
+    cells = [x for x in cons.cells if x != cell] + fresh
+    index = {x: i for i, x in enumerate(cells)}
+    numbers: list[Number] = []
+    seen: dict[tuple[int, ...], int] = {}
+    old_cells = cons.cells
+    candidates = [(n.cell, [old_cells[v] for v in n.vars], n.need) for n in cons.numbers]
+    candidates.append((cell, unknown_nbrs, value))
+    for where, members, need in candidates:
+        vs = tuple(sorted(index[x] for x in members if x != cell))
+        if len(vs) < need:
+            return None
+        if not vs:
+            continue
+        other = seen.get(vs)
+        if other is not None:
+            if other != need:
+                return None
+            continue
+        seen[vs] = need
+        numbers.append(Number(where, vs, need))
+    if cell in background:
+        background.discard(cell)
+    background.difference_update(fresh)
+    mines_left = cons.mines_left
+    return Constraints(cons.shape, cells, index, numbers, _split(len(cells), numbers),
+                       sorted(background), mines_left, cons.flags)

@@ -1,0 +1,89 @@
+"""The Solver: one object the play loop, the CLI and the hint overlay all use."""
+
+from __future__ import annotations
+
+from ..board import Board, Cell
+from ..move import Action, Move
+from .analysis import Analysis, analyse
+from .backbone import ENCODINGS
+from .probability import CountCache
+from .strategy import Guesser
+
+Coord = tuple[int, int]
+
+
+def default_first_click(rows: int, cols: int, rules: str | None) -> Coord | None:
+    """Where to open a fresh board.
+
+    With ``zero`` the first cell opens an area, and a cell a few steps in from a corner opens
+    a large one next to two edges; with ``safe`` only the cell itself is spared, and a corner
+    has the best chance of being a zero. ``preopened`` boards start with an opening.
+    """
+    if rules == "preopened":
+        return None
+    if rules == "zero":
+        d = 3 if min(rows, cols) >= 16 and max(rows, cols) >= 30 else 2
+        return (min(d, rows - 1), min(d, cols - 1))
+    return (0, 0)
+
+
+class Solver:
+    """Certain cells by SAT backbone, exact probabilities, and the move to play.
+
+    ``encoding`` picks the backbone's cardinality encoding (``native`` Minicard constraints,
+    or the ``binomial`` subset CNF); ``flag`` makes ``next_moves`` also flag certain mines
+    (off by default: flags cost clicks and the numbers do not need them).
+    """
+
+    def __init__(self, encoding: str = "native", flag: bool = False, lookahead: bool = True) -> None:
+        if encoding not in ENCODINGS:
+            raise ValueError(f"unknown encoding {encoding!r}: expected one of {', '.join(ENCODINGS)}")
+        self.encoding = encoding
+        self.flag = flag
+        self.lookahead = lookahead
+        self.cache = CountCache()
+        self.last_reason = ""
+
+    def analyse(self, board: Board, mines: int | None = None) -> Analysis:
+        """Everything the numbers (and the mine total) prove about ``board``."""
+        return analyse(board, mines, self.encoding, self.cache)
+
+    def next_moves(self, board: Board, mines: int | None = None, rules: str | None = None,
+                   first_click: Coord | None = None) -> list[Move]:
+        """A batch of certain safe opens, or exactly one guess (flags only if configured)."""
+        if not board.revealed.any() and not ((board.cells == Cell.MINE) | (board.cells == Cell.EXPLODED)).any():
+            cell = first_click or default_first_click(board.rows, board.cols, rules) or (0, 0)
+            if board.unknown[cell]:
+                self.last_reason = "first click"
+                total = mines if mines is not None else board.mines
+                p = (total / board.cells.size) if total is not None and rules not in ("zero", "safe") else 0.0
+                return self._open(board, cell, p)
+        result = self.analyse(board, mines)
+        moves: list[Move] = []
+        if result.safe:
+            for cell in result.safe:
+                moves.extend(self._open(board, cell, 0.0))
+            self.last_reason = f"{len(result.safe)} certain safe cell(s)"
+        if self.flag:
+            flags = board.flags
+            moves.extend(Move(Action.FLAG, cell, 1.0) for cell in result.mines if not flags[cell])
+        if moves:
+            return moves
+        choice = self.guess(result)
+        self.last_reason = choice.reason
+        return self._open(board, choice.cell, choice.p_mine)
+
+    def guess(self, result: Analysis):
+        """The best guess on a position with no certain safe cell."""
+        guesser = Guesser(self.cache, candidates=6 if self.lookahead else 1)
+        return guesser.choose(result.constraints, result.counts)
+
+    @staticmethod
+    def _open(board: Board, cell: Coord, p_mine: float) -> list[Move]:
+        # A flag or question mark would swallow the click: clear it first.
+        if board.cells[cell] in (Cell.FLAG, Cell.QUESTION):
+            return [Move(Action.UNFLAG, cell, p_mine), Move(Action.OPEN, cell, p_mine)]
+        return [Move(Action.OPEN, cell, p_mine)]
+
+
+__all__ = ["Solver", "default_first_click"]

@@ -1,0 +1,145 @@
+"""Choosing a guess when no cell is certain.
+
+Lowest probability alone throws away what a guess reveals. Each candidate (the safest frontier
+cells, plus representative background cells: corners, edges, inner cells) is scored by a
+one-step look-ahead: for every value v it could show, the position is re-counted exactly, which
+gives both P(v) (layouts that show v over all layouts) and the safety of the best move in the
+next position (1 when v makes some cell certain). The score is
+
+    sum over v of P(v) * best_next_safety(v)  =  P(survive this guess and the next move),
+
+with the chance of a certain cell afterwards ("progress") and the plain safety as tie-breaks.
+Cells that can never get information (an isolated 50/50) are taken early: they must be
+guessed anyway, and guessing them first wastes no work if they go wrong.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .constraints import Constraints, with_revealed
+from .probability import CountCache, Counts, count_position
+
+Coord = tuple[int, int]
+
+
+@dataclass
+class Choice:
+    cell: Coord
+    p_mine: float
+    score: float
+    reason: str
+
+
+def _neighbours(shape: tuple[int, int], cell: Coord) -> list[Coord]:
+    rows, cols = shape
+    r, c = cell
+    return [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+            if (dr or dc) and 0 <= r + dr < rows and 0 <= c + dc < cols]
+
+
+def best_safety(counts: Counts, cons: Constraints) -> tuple[float, bool]:
+    """(safety of the safest unknown cell, whether some cell is certainly safe).
+
+    A position whose unknown cells are all certain mines is won: safety 1.
+    """
+    weights = list(counts.mine_weight)
+    if counts.background_weight is not None and cons.background:
+        weights.append(counts.background_weight)
+    if not weights:
+        return 1.0, True
+    lowest = min(weights)
+    if lowest == counts.layouts:
+        return 1.0, True
+    return 1.0 - lowest / counts.layouts, lowest == 0
+
+
+class Guesser:
+    """Scores guesses; keeps a component-count cache across the look-ahead's positions."""
+
+    UNKNOWN_TOTAL_SAFETY = 0.8   # background guess without a mine total: typical density
+
+    def __init__(self, cache: CountCache, candidates: int = 6, margin: float = 0.12,
+                 background_reps: int = 3) -> None:
+        self.cache = cache
+        self.candidates = candidates
+        self.margin = margin
+        self.background_reps = background_reps
+
+    def choose(self, cons: Constraints, counts: Counts) -> Choice:
+        layouts = counts.layouts
+        safety: dict[Coord, float] = {}
+        for v, cell in enumerate(cons.cells):
+            safety[cell] = 1.0 - counts.mine_weight[v] / layouts
+        bg_safety = None
+        if counts.background_weight is not None and cons.background:
+            bg_safety = 1.0 - counts.background_weight / layouts
+        elif cons.background:
+            bg_safety = self.UNKNOWN_TOTAL_SAFETY
+        best = max(list(safety.values()) + ([bg_safety] if bg_safety is not None else []))
+        frontier = sorted((c for c in safety if safety[c] > 0), key=lambda c: -safety[c])
+        pool = [c for c in frontier if safety[c] >= best - self.margin][: self.candidates]
+        reps = []
+        if bg_safety is not None and (bg_safety >= best - self.margin or not frontier):
+            reps = self._background_reps(cons)
+            for cell in reps:
+                safety[cell] = bg_safety
+        pool += reps
+        if not counts.mines_known or len(pool) == 1:
+            cell = max(pool, key=lambda c: (safety[c], -self._covered_around(cons, c)))
+            return Choice(cell, 1.0 - safety[cell], safety[cell], "safest cell")
+        scored = []
+        for cell in pool:
+            survive, progress = self._look_ahead(cons, cell, layouts)
+            scored.append((survive, progress, safety[cell], cell))
+        scored.sort(key=lambda t: (round(t[0], 12), round(t[1], 12), t[2]), reverse=True)
+        survive, progress, s, cell = scored[0]
+        reason = (f"look-ahead: {s:.1%} safe now, {survive:.1%} to survive the next move too, "
+                  f"{progress:.0%} chance of a certain cell after it")
+        return Choice(cell, 1.0 - s, survive, reason)
+
+    def _covered_around(self, cons: Constraints, cell: Coord) -> int:
+        unknown = set(cons.index) | set(cons.background)
+        return sum(1 for x in _neighbours(cons.shape, cell) if x in unknown)
+
+    def _background_reps(self, cons: Constraints) -> list[Coord]:
+        """A few background cells, the ones most likely to open up: fewest unknown neighbours
+        (corners, then edges), then most background neighbours (a zero there cascades)."""
+        bg = set(cons.background)
+        unknown = bg | set(cons.index)
+
+        def key(cell: Coord):
+            nb = _neighbours(cons.shape, cell)
+            return (sum(1 for x in nb if x in unknown), -sum(1 for x in nb if x in bg), cell)
+
+        ranked = sorted(cons.background, key=key)
+        reps: list[Coord] = []
+        kinds = set()
+        for cell in ranked:
+            k = key(cell)[0]
+            if k in kinds:
+                continue
+            kinds.add(k)
+            reps.append(cell)
+            if len(reps) >= self.background_reps:
+                break
+        return reps
+
+    def _look_ahead(self, cons: Constraints, cell: Coord, layouts: int) -> tuple[float, float]:
+        """(P(this guess and the best next move are both safe), P(a certain cell follows))."""
+        survive = 0.0
+        progress = 0.0
+        n = len(_neighbours(cons.shape, cell))
+        for value in range(n + 1):
+            nxt = with_revealed(cons, cell, value)
+            if nxt is None:
+                continue
+            counts = count_position(nxt, self.cache)
+            if counts is None or counts.layouts == 0:
+                continue
+            p_value = counts.layouts / layouts
+            safe_next, certain = best_safety(counts, nxt)
+            survive += p_value * safe_next
+            if certain:
+                progress += p_value
+        return survive, progress

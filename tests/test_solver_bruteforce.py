@@ -1,0 +1,209 @@
+"""The solver against brute force: every layout of the unknown cells, enumerated with numpy.
+
+Certain cells, exact probabilities (compared as fractions), both backbone encodings,
+explanations (they alone must prove the cell, and be minimal), inconsistency reports and the
+incremental re-count used by the look-ahead all have to agree with plain enumeration.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from minebot.board import Board, Cell, neighbour_count
+from minebot.errors import InconsistentBoardError
+from minebot.solver import Solver, analyse
+from minebot.solver.constraints import build_constraints, with_revealed
+from minebot.solver.probability import CountCache, count_position
+
+
+def random_position(rng: np.random.Generator, max_unknown: int = 16):
+    """A real position: a random layout with some safe cells revealed, maybe some flags."""
+    while True:
+        rows, cols = int(rng.integers(3, 7)), int(rng.integers(3, 7))
+        n = rows * cols
+        mines = int(rng.integers(1, max(2, n // 3)))
+        layout = np.zeros(n, bool)
+        layout[rng.choice(n, mines, replace=False)] = True
+        layout = layout.reshape(rows, cols)
+        counts = neighbour_count(layout)
+        cells = np.full((rows, cols), Cell.COVERED, np.int8)
+        safe = np.argwhere(~layout)
+        k = int(rng.integers(1, len(safe) + 1)) if len(safe) else 0
+        for r, c in safe[rng.choice(len(safe), k, replace=False)] if k else []:
+            cells[r, c] = counts[r, c]
+        unknown = cells == Cell.COVERED
+        if unknown.sum() > max_unknown or unknown.sum() == 0:
+            continue
+        # A few flags, right or wrong: the solver must not trust them.
+        for r, c in np.argwhere(unknown):
+            if rng.random() < 0.15:
+                cells[r, c] = Cell.FLAG if rng.random() < 0.8 else Cell.QUESTION
+        return Board(cells, mines), layout
+
+
+def brute_force(board: Board, mines: int | None, numbers: list[tuple[int, int]] | None = None,
+                use_total: bool = True):
+    """Enumerate layouts. Returns (unknown cells, list of layouts as bool rows)."""
+    unknown = [tuple(map(int, x)) for x in np.argwhere(board.unknown)]
+    revealed = board.revealed
+    if numbers is None:
+        numbers = [tuple(map(int, x)) for x in np.argwhere(revealed)]
+    index = {c: i for i, c in enumerate(unknown)}
+    if mines is None:
+        # Without the total only frontier cells are decided; the background stays open.
+        frontier = [c for c in unknown if any(revealed[x] for x in board.neighbours(*c))]
+        unknown = frontier
+        index = {c: i for i, c in enumerate(unknown)}
+    u = len(unknown)
+    assign = ((np.arange(2 ** u)[:, None] >> np.arange(u)) & 1).astype(np.int8)
+    ok = np.ones(len(assign), bool)
+    for r, c in numbers:
+        cols = [index[x] for x in board.neighbours(r, c) if x in index]
+        ok &= assign[:, cols].sum(axis=1) == int(board.cells[r, c])
+    if mines is not None and use_total:
+        ok &= assign.sum(axis=1) == mines
+    return unknown, assign[ok]
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("with_total", [True, False])
+def test_certain_cells_and_probabilities_match_brute_force(seed, with_total):
+    rng = np.random.default_rng(1000 + seed * 7 + with_total)
+    for _ in range(40):
+        board, _layout = random_position(rng)
+        mines = board.mines if with_total else None
+        board = board.replace(mines=mines)
+        unknown, layouts = brute_force(board, mines)
+        result = analyse(board, mines)
+        total = len(layouts)
+        assert total > 0
+        counts = layouts.sum(axis=0)
+        expect_safe = sorted(c for c, k in zip(unknown, counts) if k == 0)
+        expect_mines = sorted(c for c, k in zip(unknown, counts) if k == total)
+        assert result.safe == expect_safe, board
+        assert result.mines == expect_mines, board
+        for cell, k in zip(unknown, counts):
+            assert result.fraction(cell) == Fraction(int(k), total), (board, cell)
+            assert result.probability[cell] == pytest.approx(k / total, abs=1e-12)
+        if with_total:
+            assert result.layouts == total
+        else:
+            for cell in map(tuple, np.argwhere(board.unknown)):
+                if cell not in unknown:
+                    assert result.fraction(cell) is None and np.isnan(result.probability[cell])
+        assert np.isnan(result.probability[board.revealed]).all()
+        flags = {tuple(map(int, x)) for x in np.argwhere(board.flags)}
+        assert result.wrong_flags == sorted(flags & set(expect_safe))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_both_encodings_give_the_same_backbone(seed):
+    rng = np.random.default_rng(50 + seed)
+    for _ in range(40):
+        board, _ = random_position(rng, max_unknown=24)
+        for mines in (board.mines, None):
+            native = Solver("native").analyse(board, mines)
+            binomial = Solver("binomial").analyse(board, mines)
+            assert (native.safe, native.mines) == (binomial.safe, binomial.mines)
+
+
+def _proves(board: Board, mines: int | None, numbers, use_total, cell, is_safe) -> bool:
+    unknown, layouts = brute_force(board, mines, numbers, use_total)
+    k = unknown.index(cell)
+    return bool(len(layouts)) and bool((layouts[:, k] == (0 if is_safe else 1)).all()) \
+        or not len(layouts)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_explanations_prove_the_cell_and_are_minimal(seed):
+    rng = np.random.default_rng(300 + seed)
+    checked = 0
+    while checked < 40:
+        board, _ = random_position(rng, max_unknown=14)
+        result = analyse(board, board.mines)
+        for cell in (result.safe + result.mines)[:3]:
+            is_safe = cell in result.safe
+            numbers, use_total = result.explanation(cell)
+            assert numbers or use_total
+            assert all(board.revealed[x] for x in numbers)
+            assert _proves(board, board.mines, numbers, use_total, cell, is_safe)
+            for drop in range(len(numbers)):
+                fewer = numbers[:drop] + numbers[drop + 1:]
+                assert not _proves(board, board.mines, fewer, use_total, cell, is_safe)
+            if use_total:
+                assert not _proves(board, board.mines, numbers, False, cell, is_safe)
+            checked += 1
+
+
+def test_inconsistent_boards_report_a_minimal_contradiction():
+    rng = np.random.default_rng(77)
+    found = 0
+    for _ in range(400):
+        board, _ = random_position(rng, max_unknown=12)
+        revealed = np.argwhere(board.revealed & (neighbour_count(board.unknown) > 0))
+        if not len(revealed):
+            continue
+        r, c = revealed[rng.integers(len(revealed))]
+        cells = board.cells.copy()
+        cells[r, c] = (cells[r, c] + int(rng.integers(1, 3))) % 9
+        bad = board.replace(cells=cells)
+        unknown, layouts = brute_force(bad, bad.mines)
+        if len(layouts):
+            assert analyse(bad, bad.mines).layouts == len(layouts)
+            continue
+        found += 1
+        with pytest.raises(InconsistentBoardError) as info:
+            analyse(bad, bad.mines)
+        core = info.value.cells
+        uses_total = info.value.uses_total
+        assert all(bad.revealed[x] for x in core)
+        assert len(brute_force(bad, bad.mines, core, use_total=uses_total)[1]) == 0
+        for drop in range(len(core)):
+            fewer = core[:drop] + core[drop + 1:]
+            assert len(brute_force(bad, bad.mines, fewer, use_total=uses_total)[1]) > 0
+        if uses_total:
+            assert len(brute_force(bad, bad.mines, core, use_total=False)[1]) > 0
+    assert found > 20
+
+
+def test_lookahead_recount_matches_a_rebuilt_board():
+    rng = np.random.default_rng(11)
+    for _ in range(60):
+        board, layout = random_position(rng, max_unknown=16)
+        cons = build_constraints(board, board.mines)
+        choices = [tuple(map(int, x)) for x in np.argwhere(board.unknown & ~layout)]
+        if not choices:
+            continue
+        cell = choices[rng.integers(len(choices))]
+        for value in range(9):
+            cells = board.cells.copy()
+            cells[cell] = value
+            nxt = with_revealed(cons, cell, value)
+            rebuilt = board.replace(cells=cells)
+            truth = brute_force(rebuilt, board.mines)[1]
+            if nxt is None:
+                assert len(truth) == 0 or value > 8
+                continue
+            counts = count_position(nxt, CountCache())
+            assert (counts.layouts if counts else 0) == len(truth)
+
+
+def test_count_of_a_tangled_component_matches_enumeration():
+    # A 6x6 board whose every other cell is revealed: one large, densely linked component.
+    rng = np.random.default_rng(5)
+    for _ in range(5):
+        layout = rng.random((6, 6)) < 0.3
+        counts = neighbour_count(layout)
+        cells = np.full((6, 6), Cell.COVERED, np.int8)
+        mask = (np.add.outer(np.arange(6), np.arange(6)) % 2 == 0) & ~layout
+        cells[mask] = counts[mask]
+        board = Board(cells, int(layout.sum()))
+        if board.unknown.sum() > 20:
+            continue
+        unknown, layouts = brute_force(board, board.mines)
+        result = analyse(board, board.mines)
+        for cell, k in zip(unknown, layouts.sum(axis=0)):
+            assert result.fraction(cell) == Fraction(int(k), len(layouts))
