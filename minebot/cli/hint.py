@@ -1,0 +1,140 @@
+"""``minebot hint``: show a human player what is certain, what is likely, and why."""
+
+from __future__ import annotations
+
+import argparse
+
+DESCRIPTION = """\
+Watch the GNOME Mines window and draw the solver's conclusions over it, without ever clicking:
+green frames on cells that are certainly safe, red frames on certain mines, a magenta frame on a
+flag the numbers prove wrong, and an orange frame with the mine probability (percent) on the
+best guess when nothing is certain. The overlay is made of shaped X windows that let every
+click through to the game, so it works on any X server, with or without a compositor; it
+follows the window when it moves or resizes and stops on Ctrl-C or when the game closes.
+A caption under the game window sums the hints up (and explains a cell with --explain).
+
+With --once, or an IMAGE, it reads one frame (the live window, or the screenshot IMAGE), and
+prints the marked board (--text, the default), saves the marks drawn on the frame (--png), and
+explains a cell (--explain). IMAGE may also be a board text file (.board/.txt) for --text and
+--explain. A board that breaks the rules gets no hints: the contradicting numbers are named
+(exit code 3)."""
+
+EPILOG = """\
+examples:
+  minebot hint                              overlay on the running game
+  minebot hint --probabilities              ... with every covered cell's mine percentage
+  minebot hint --explain 3,4                ... and why cell row 3, column 4 is what it is
+  minebot hint --once --text                the live board as text, with marks
+  minebot hint --once --png hint.png shot.png   marks drawn on a screenshot
+  minebot hint --explain 5,2 position.board  explanation for a board file"""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "hint", help="show certain cells, probabilities and explanations over your own game",
+        description=DESCRIPTION, epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("image", nargs="?", metavar="IMAGE",
+                   help="a screenshot (or .board/.txt board file) instead of the live window; "
+                        "implies --once")
+    p.add_argument("--once", action="store_true",
+                   help="read one frame, print/save the hints and exit (no overlay)")
+    p.add_argument("--png", metavar="OUT.png", help="save the frame with the marks drawn on it")
+    p.add_argument("--text", action="store_true",
+                   help="print the board with marks and probabilities (default with --once)")
+    p.add_argument("--explain", metavar="ROW,COL",
+                   help="explain why this cell is safe/a mine, or how its probability was found")
+    p.add_argument("-p", "--probabilities", action="store_true",
+                   help="show every covered cell's mine probability, not just the best guess's")
+    p.add_argument("--mines", type=int, metavar="N",
+                   help="total mines, when the game's counter cannot be read")
+    p.add_argument("--templates", metavar="NAME", help="vision template set (default: best fit)")
+    p.add_argument("--display", metavar="DISPLAY", help="X display of the game (default $DISPLAY)")
+    p.add_argument("--interval", type=float, default=0.05, metavar="SECONDS",
+                   help="how often the overlay re-reads the game (default 0.05)")
+    p.add_argument("--no-label", action="store_true",
+                   help="overlay: no caption window under the game")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import sys
+
+    from ..errors import EXIT_INCONSISTENT, BadInputError
+    from ..levels import parse_cell
+
+    explain = parse_cell(args.explain) if args.explain else None
+    if args.mines is not None and args.mines < 0:
+        raise BadInputError(f"--mines {args.mines}: must be 0 or more")
+    if args.interval <= 0:
+        raise BadInputError(f"--interval {args.interval}: must be above 0")
+    once = bool(args.once or args.image or args.png or args.text)
+    if not once:
+        from ..hint.live import LiveOptions, run_overlay
+        options = LiveOptions(probabilities=args.probabilities, explain=explain, mines=args.mines,
+                              templates=args.templates, interval=args.interval,
+                              label=not args.no_label)
+        import signal
+
+        def _term(signum, frame):  # a polite kill stops like Ctrl-C: windows are destroyed
+            raise KeyboardInterrupt
+        signal.signal(signal.SIGTERM, _term)
+        return run_overlay(args.display, options,
+                           log=lambda line: print(line, file=sys.stderr, flush=True))
+
+    frame, reading, board = _one_frame(args)
+    from ..hint import DrawOptions, advise_board, draw_hints, render_text
+    if explain is not None and not (0 <= explain[0] < board.rows and 0 <= explain[1] < board.cols):
+        raise BadInputError(f"--explain {args.explain}: outside the {board.rows}x{board.cols} board "
+                            f"(rows 0-{board.rows - 1}, columns 0-{board.cols - 1})")
+    hints, explanation = advise_board(board, mines=args.mines, explain=explain)
+    if args.png:
+        if frame is None:
+            raise BadInputError(f"--png needs a screenshot, but {args.image} is a board file")
+        _save_png(args.png, draw_hints(frame, hints, reading.cell_rects,
+                                       DrawOptions(probabilities=args.probabilities), explanation))
+    if args.text or not args.png:
+        colour = sys.stdout.isatty()
+        sys.stdout.write(render_text(hints, args.probabilities, colour, explanation))
+    elif explanation is not None:
+        print(explanation.text())
+    if not hints.ok:
+        print(f"minebot hint: {hints.problem}", file=sys.stderr)
+        return EXIT_INCONSISTENT if hints.problem_cells or "inconsistent" in hints.problem else 1
+    return 0
+
+
+def _one_frame(args):
+    """(frame or None, reading or None, board) from IMAGE or the live window."""
+    from pathlib import Path
+
+    from ..board import Board
+    if args.image and Path(args.image).suffix.lower() in (".board", ".txt"):
+        board = Board.load(args.image)
+        if args.mines is not None:
+            board = board.replace(mines=args.mines)
+        return None, None, board
+    from ..vision import Reader, load_image
+    if args.image:
+        frame = load_image(args.image)
+    else:
+        from ..desktop import capture, find_window
+        from ..errors import NoGameError
+        game = find_window(args.display)
+        if game is None:
+            raise NoGameError("no GNOME Mines window found (start the game, or give an IMAGE)")
+        frame = capture(game.rect, args.display)
+    reading = Reader(args.templates, mines=args.mines).read(frame)
+    return frame, reading, reading.board
+
+
+def _save_png(path: str, image) -> None:
+    import cv2
+
+    from ..errors import BadInputError
+    try:
+        ok = cv2.imwrite(path, image)
+    except cv2.error as exc:
+        raise BadInputError(f"{path}: cannot write image ({exc})") from None
+    if not ok:
+        raise BadInputError(f"{path}: cannot write image (unknown extension or folder missing)")

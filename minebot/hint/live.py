@@ -1,0 +1,133 @@
+"""``minebot hint``: watch the live game and keep the overlay on its board.
+
+Every tick (default 50 ms): look the game window up again (it may have moved, been resized or
+closed), read its own pixels (Composite, so our marks never enter the reading), and when the
+board or the geometry changed, recompute the hints and reshape the overlay windows. The loop
+never sends input to the game. It ends when the game window disappears, on Ctrl-C, or when
+``stop()`` returns True; the overlay windows are destroyed in every case.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from ..errors import MinebotError, NoGameError
+from .advise import advise
+from .draw import DrawOptions, hint_layers
+from .marks import Hints, no_hints
+
+Coord = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class LiveOptions:
+    probabilities: bool = False
+    explain: Coord | None = None
+    mines: int | None = None
+    templates: str | None = None
+    interval: float = 0.05
+    label: bool = True
+
+
+def run_overlay(display: str | None, options: LiveOptions = LiveOptions(),
+                stop: Callable[[], bool] = lambda: False,
+                log: Callable[[str], None] = print) -> int:
+    """Run the overlay until the game closes (returns 0) or ``stop()``/Ctrl-C."""
+    from ..desktop.window import X11
+    from ..solver import Solver
+    from ..vision import Reader
+    from .overlay import ShapedOverlay, WindowPixels, label_layers, label_origin
+
+    x = X11(display)
+    overlay = pixels = None
+    try:
+        game = x.find_window()
+        if game is None:
+            raise NoGameError(f"no GNOME Mines window on display {x.name}")
+        pixels = WindowPixels(display or x.name, game.id)
+        overlay = ShapedOverlay(display or x.name)
+        reader = Reader(options.templates, mines=options.mines)
+        solver = Solver()
+        draw = DrawOptions(probabilities=options.probabilities)
+        log(f"minebot hint: watching window 0x{game.id:x} on {x.name} (Ctrl-C to stop)")
+        last_key = None
+        last_message = None
+        last_raise = 0.0
+        while not stop():
+            info = x.info(game.id)
+            if info is None:
+                log("minebot hint: the game window closed; stopping")
+                return 0
+            if not info.viewable:
+                overlay.hide()
+                last_key = None
+                time.sleep(options.interval)
+                continue
+            frame = _grab(pixels, overlay, display or x.name, info.rect)
+            try:
+                reading = reader.read(frame)
+            except MinebotError as exc:
+                key = ("error", str(exc), info.rect)
+                if key != last_key:
+                    overlay.hide([n for n in overlay.colours if not n.startswith("label")])
+                    _show_label(overlay, [f"minebot hint: {exc}"], info.rect, x.screen_rect,
+                                options.label, label_layers, label_origin)
+                    last_key = key
+                time.sleep(options.interval)
+                continue
+            board = reading.board
+            key = (info.rect, reading.board_px, board.cells.tobytes(), board.mines, board.state)
+            if key != last_key:
+                hints, explanation = _advise(board, solver, options)
+                left, top, right, bottom = reading.board_px
+                layers = hint_layers(hints, reading.cell_rects, (bottom - top, right - left),
+                                     draw, explanation, offset=(left, top))
+                overlay.show(layers, (info.rect.left + left, info.rect.top + top))
+                lines = [hints.summary()]
+                if explanation is not None:
+                    lines.append(explanation.sentence)
+                _show_label(overlay, lines, info.rect, x.screen_rect, options.label,
+                            label_layers, label_origin)
+                if lines[0] != last_message:
+                    log(lines[0])
+                    last_message = lines[0]
+                last_key = key
+            elif time.monotonic() - last_raise > 0.5:
+                if not overlay.on_top(game.id):
+                    overlay.raise_all()
+                last_raise = time.monotonic()
+            time.sleep(options.interval)
+        return 0
+    finally:
+        if overlay is not None:
+            overlay.close()
+        if pixels is not None:
+            pixels.close()
+        x.close()
+
+
+def _advise(board, solver, options: LiveOptions) -> tuple[Hints, object]:
+    explain = options.explain
+    if explain is not None and not (0 <= explain[0] < board.rows and 0 <= explain[1] < board.cols):
+        return no_hints(board, f"cell {explain} is outside the {board.rows}x{board.cols} board"), None
+    return advise(board, solver, options.mines, explain)
+
+
+def _grab(pixels, overlay, display: str, rect):
+    """The game's own pixels; without Composite, a capture with the overlay hidden."""
+    if pixels.available:
+        return pixels.grab()
+    from ..desktop.capture import capture
+    overlay.hide()
+    time.sleep(0.03)
+    return capture(rect, display)
+
+
+def _show_label(overlay, lines, game_rect, screen_rect, enabled, label_layers, label_origin) -> None:
+    if not enabled:
+        return
+    layers = label_layers(lines, max(300, game_rect.width))
+    height = layers["label_bg"].shape[0]
+    overlay.show(layers, label_origin(game_rect, screen_rect, height))
