@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..board import Board, Cell, neighbour_count
+from ..board import NEIGHBOUR_OFFSETS, Board, Cell, neighbour_count
 from ..errors import InconsistentBoardError
 
 Coord = tuple[int, int]
@@ -69,6 +69,7 @@ def build_constraints(board: Board, mines: int | None = None) -> Constraints:
 
     Only the trivial contradictions are found here (a number larger than its unknown
     neighbours, or below the shown mines); everything else is the SAT solver's job.
+    Vectorised: one fancy-indexing pass gathers every number's unknown neighbours.
     """
     unknown = board.unknown
     shown = known_mine_mask(board)
@@ -76,23 +77,27 @@ def build_constraints(board: Board, mines: int | None = None) -> Constraints:
     rows, cols = board.shape
     revealed = board.revealed
     unknown_n = neighbour_count(unknown)
-    shown_n = neighbour_count(shown)
+    shown_n = neighbour_count(shown) if shown.any() else np.zeros_like(unknown_n)
+    need_all = board.cells.astype(np.int16) - shown_n
+    bad = revealed & ((need_all < 0) | (need_all > unknown_n))
+    if bad.any():
+        r, c = (int(x) for x in np.argwhere(bad)[0])
+        raise InconsistentBoardError(
+            f"the {int(board.cells[r, c])} at ({r}, {c}) cannot be met: it touches "
+            f"{int(unknown_n[r, c])} unknown cell(s) and {int(shown_n[r, c])} shown mine(s)", [(r, c)])
     frontier = unknown & (neighbour_count(revealed) > 0)
-    cells = [tuple(map(int, rc)) for rc in np.argwhere(frontier)]
+    fr, fc = np.nonzero(frontier)
+    cells = list(zip(fr.tolist(), fc.tolist()))
     index = {cell: i for i, cell in enumerate(cells)}
+    var_grid = np.full((rows + 2, cols + 2), -1, dtype=np.int32)
+    var_grid[fr + 1, fc + 1] = np.arange(len(cells), dtype=np.int32)
+    nr, nc = np.nonzero(revealed & (unknown_n > 0))
+    gathered = np.stack([var_grid[nr + 1 + dr, nc + 1 + dc] for dr, dc in NEIGHBOUR_OFFSETS], axis=1)
+    needs = need_all[nr, nc].tolist()
     numbers: list[Number] = []
     seen: dict[tuple[int, ...], Number] = {}
-    for r, c in np.argwhere(revealed & ((unknown_n > 0) | (board.cells > 0))):
-        r, c = int(r), int(c)
-        need = int(board.cells[r, c]) - int(shown_n[r, c])
-        n_unknown = int(unknown_n[r, c])
-        if need < 0 or need > n_unknown:
-            raise InconsistentBoardError(
-                f"the {int(board.cells[r, c])} at ({r}, {c}) cannot be met: it touches "
-                f"{n_unknown} unknown cell(s) and {int(shown_n[r, c])} shown mine(s)", [(r, c)])
-        if n_unknown == 0:
-            continue
-        vs = tuple(sorted(index[(rr, cc)] for rr, cc in board.neighbours(r, c) if unknown[rr, cc]))
+    for r, c, row, need in zip(nr.tolist(), nc.tolist(), gathered.tolist(), needs):
+        vs = tuple([v for v in row if v >= 0])
         other = seen.get(vs)
         if other is not None:
             if other.need != need:
@@ -104,7 +109,8 @@ def build_constraints(board: Board, mines: int | None = None) -> Constraints:
         seen[vs] = number
         numbers.append(number)
     components = _split(len(cells), numbers)
-    background = [tuple(map(int, rc)) for rc in np.argwhere(unknown & ~frontier)]
+    br, bc = np.nonzero(unknown & ~frontier)
+    background = list(zip(br.tolist(), bc.tolist()))
     mines_left = None
     if total is not None:
         mines_left = int(total) - int(shown.sum())
@@ -112,7 +118,8 @@ def build_constraints(board: Board, mines: int | None = None) -> Constraints:
             raise InconsistentBoardError(
                 f"the mine total {total} cannot fit: {int(shown.sum())} mine(s) shown and "
                 f"{int(unknown.sum())} unknown cell(s)", [])
-    flags = [tuple(map(int, rc)) for rc in np.argwhere(board.cells == Cell.FLAG)]
+    fl_r, fl_c = np.nonzero(board.cells == Cell.FLAG)
+    flags = list(zip(fl_r.tolist(), fl_c.tolist()))
     return Constraints((rows, cols), cells, index, numbers, components, background, mines_left, flags)
 
 

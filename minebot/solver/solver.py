@@ -75,7 +75,7 @@ class Solver:
 
     def guess(self, result: Analysis):
         """The best guess on a position with no certain safe cell."""
-        guesser = Guesser(self.cache, candidates=6 if self.lookahead else 1)
+        guesser = Guesser(self.cache, candidates=4 if self.lookahead else 1)
         return guesser.choose(result.constraints, result.counts)
 
     @staticmethod

@@ -59,8 +59,8 @@ class Guesser:
 
     UNKNOWN_TOTAL_SAFETY = 0.8   # background guess without a mine total: typical density
 
-    def __init__(self, cache: CountCache, candidates: int = 6, margin: float = 0.12,
-                 background_reps: int = 3) -> None:
+    def __init__(self, cache: CountCache, candidates: int = 4, margin: float = 0.06,
+                 background_reps: int = 2) -> None:
         self.cache = cache
         self.candidates = candidates
         self.margin = margin

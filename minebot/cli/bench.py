@@ -1,0 +1,173 @@
+"""``minebot bench``: play many engine games with the solver and report win rate and speed.
+
+Games go through the same ``play_game`` loop as the live bot, so the figures are what the bot
+does. Game i of a run with seed S uses the engine seed derived from (S, i): any game can be
+re-run alone, and runs with other ``--jobs`` give the same games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+
+HELP = "benchmark the solver on the headless engine (win rate with 95% interval, timings)"
+
+
+def register(sub) -> None:
+    p = sub.add_parser("bench", help=HELP, description=HELP + ".\n\n" + __doc__.split("\n\n", 1)[1],
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--size", default="30x16", help="board size COLSxROWS (default 30x16)")
+    p.add_argument("--mines", type=int, default=99, help="number of mines (default 99)")
+    p.add_argument("--rules", default="zero", choices=("zero", "safe", "preopened"),
+                   help="first-click rule set (default zero)")
+    p.add_argument("--first", default=None, metavar="ROW,COL",
+                   help="first click (default: the solver's choice for the rule set)")
+    p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the run (default 1)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--boards", default=None, metavar="FILE",
+                   help="play fixed layouts from a JSONL file instead (one game per layout)")
+    p.add_argument("--no-guess", action="store_true",
+                   help="play only boards solvable without guessing from the first click")
+    p.add_argument("--save-boards", default=None, metavar="FILE",
+                   help="with --no-guess: also write the generated layouts to this JSONL file")
+    p.add_argument("--encoding", default="native", choices=("native", "binomial"),
+                   help="backbone encoding (default native)")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.set_defaults(func=run)
+
+
+def wilson(wins: int, games: int, z: float = 1.959964) -> tuple[float, float]:
+    """95% Wilson score interval for a win rate (sound also near 0% and 100%)."""
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    denom = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / denom
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    import numpy as np
+    return float(np.percentile(np.asarray(values), q))
+
+
+def _play(task: tuple) -> tuple[bool, float, list[float]]:
+    """Play one game (in a worker): (won, ms for the game, ms per solver call)."""
+    rows, cols, mines, rules, first, seed, layout, encoding = task
+    from ..game.engine import EngineGame
+    from ..loop import play_game
+    from ..solver import Solver
+    solver = _SOLVERS.get(encoding)
+    if solver is None:
+        solver = _SOLVERS[encoding] = Solver(encoding)
+    game = EngineGame(rows, cols, mines, rules=rules, seed=seed, layout=layout, first_click=first)
+    result = play_game(game, solver)
+    return result.won, result.seconds * 1000.0, result.move_ms
+
+
+_SOLVERS: dict = {}
+
+
+def summarise(outcomes: list[tuple[bool, float, list[float]]]) -> dict:
+    games = len(outcomes)
+    wins = sum(1 for won, _, _ in outcomes if won)
+    game_ms = sorted(ms for _, ms, _ in outcomes)
+    move_ms = [m for _, _, moves in outcomes for m in moves]
+    lo, hi = wilson(wins, games)
+    return {
+        "games": games, "wins": wins,
+        "win_rate": wins / games if games else 0.0,
+        "ci95": [lo, hi],
+        "ms_per_game_mean": sum(game_ms) / games if games else 0.0,
+        "ms_per_game_median": _percentile(game_ms, 50),
+        "ms_per_move_p50": _percentile(move_ms, 50),
+        "ms_per_move_p99": _percentile(move_ms, 99),
+    }
+
+
+def _tasks(args) -> list[tuple]:
+    from ..errors import BadInputError
+    from ..levels import parse_cell, parse_size
+    rows, cols = parse_size(args.size)
+    first = parse_cell(args.first) if args.first else None
+    if first is not None and not (0 <= first[0] < rows and 0 <= first[1] < cols):
+        raise BadInputError(f"--first {args.first}: outside the {args.size} board")
+    if args.games < 1 and not args.boards:
+        raise BadInputError("--games must be at least 1")
+    if args.boards:
+        from ..game.layouts import load_layouts
+        layouts = load_layouts(args.boards)
+        if not layouts:
+            raise BadInputError(f"{args.boards}: no layouts in the file")
+        return [(lay.rows, lay.cols, len(lay.mines), args.rules, lay.first or first, None, lay,
+                 args.encoding) for lay in layouts]
+    if args.no_guess:
+        from ..solver.noguess import no_guess_layouts
+        from ..solver.solver import default_first_click
+        start = first or default_first_click(rows, cols, args.rules)
+        if args.rules == "preopened":
+            raise BadInputError("--no-guess needs a first click: use --rules zero or safe")
+        if sys.stderr.isatty():
+            sys.stderr.write(f"generating {args.games} no-guess boards...\n")
+        layouts = list(no_guess_layouts(rows, cols, args.mines, args.rules, start, args.games, args.seed))
+        if args.save_boards:
+            from ..game.layouts import save_layouts
+            save_layouts(args.save_boards, layouts)
+        return [(rows, cols, args.mines, args.rules, start, None, lay, args.encoding) for lay in layouts]
+    return [(rows, cols, args.mines, args.rules, first, args.seed * 1_000_003 + i, None, args.encoding)
+            for i in range(args.games)]
+
+
+def _progress(done: int, total: int, wins: int, start: float) -> None:
+    width = 30
+    filled = int(width * done / total)
+    rate = wins / done if done else 0.0
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, "
+                     f"{rate:.1%} won, {time.perf_counter() - start:.0f} s")
+    sys.stderr.flush()
+
+
+def run(args) -> int:
+    tasks = _tasks(args)
+    outcomes: list = []
+    show = sys.stderr.isatty()
+    start = time.perf_counter()
+    pool = None
+    interrupted = False
+    try:
+        if args.jobs > 1:
+            import multiprocessing
+            pool = multiprocessing.get_context("fork").Pool(args.jobs)
+            results = pool.imap(_play, tasks, chunksize=4)
+        else:
+            results = map(_play, tasks)
+        for outcome in results:
+            outcomes.append(outcome)
+            if show:
+                _progress(len(outcomes), len(tasks), sum(o[0] for o in outcomes), start)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+        if show:
+            sys.stderr.write("\n")
+    summary = summarise(outcomes)
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        lo, hi = summary["ci95"]
+        print(f"games      {summary['games']}" + (" (interrupted)" if interrupted else ""))
+        print(f"wins       {summary['wins']}")
+        print(f"win rate   {summary['win_rate']:.2%}  (95% CI {lo:.2%} - {hi:.2%})")
+        print(f"ms/game    mean {summary['ms_per_game_mean']:.1f}  median {summary['ms_per_game_median']:.1f}")
+        print(f"ms/move    p50 {summary['ms_per_move_p50']:.2f}  p99 {summary['ms_per_move_p99']:.2f}")
+    return 130 if interrupted else 0

@@ -1,0 +1,56 @@
+"""``minebot bench``: the statistics and the JSON summary of a short real run."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from minebot.cli import main
+from minebot.cli.bench import summarise, wilson
+
+
+def test_wilson_interval_known_values():
+    lo, hi = wilson(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
+    lo, hi = wilson(0, 10)
+    assert lo == 0.0 and hi == pytest.approx(0.2775, abs=1e-4)
+    lo, hi = wilson(10, 10)
+    assert hi == pytest.approx(1.0) and lo == pytest.approx(0.7225, abs=1e-4)
+
+
+def test_summary_percentiles():
+    s = summarise([(True, 10.0, [1.0, 2.0]), (False, 30.0, [3.0]), (True, 20.0, [])])
+    assert s["games"] == 3 and s["wins"] == 2 and s["win_rate"] == pytest.approx(2 / 3)
+    assert s["ms_per_game_mean"] == pytest.approx(20.0) and s["ms_per_game_median"] == 20.0
+    assert s["ms_per_move_p50"] == 2.0
+
+
+def test_short_run_json(capsys):
+    assert main(["bench", "--size", "8x8", "--mines", "10", "--first", "2,2", "--games", "6",
+                 "--seed", "5", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {"games", "wins", "win_rate", "ci95", "ms_per_game_mean", "ms_per_game_median",
+                        "ms_per_move_p50", "ms_per_move_p99"}
+    assert out["games"] == 6 and 0 <= out["wins"] <= 6
+    assert out["ci95"][0] <= out["win_rate"] <= out["ci95"][1]
+    # Same seed, same games, same result.
+    assert main(["bench", "--size", "8x8", "--mines", "10", "--first", "2,2", "--games", "6",
+                 "--seed", "5", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["wins"] == out["wins"]
+
+
+def test_no_guess_boards_are_all_won(capsys, tmp_path):
+    boards = tmp_path / "ng.jsonl"
+    assert main(["bench", "--size", "9x9", "--mines", "10", "--rules", "safe", "--games", "8",
+                 "--no-guess", "--save-boards", str(boards), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["wins"] == out["games"] == 8
+    assert main(["bench", "--size", "9x9", "--mines", "10", "--rules", "safe", "--boards", str(boards),
+                 "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["wins"] == 8
+
+
+def test_bad_options_exit_2(capsys):
+    assert main(["bench", "--size", "8x8", "--first", "9,9", "--games", "1"]) == 2
+    assert "outside" in capsys.readouterr().err
