@@ -13,7 +13,7 @@ import math
 import sys
 import time
 
-HELP = "benchmark the solver on the headless engine (win rate with 95% interval, timings)"
+HELP = "benchmark the solver on the headless engine (win rate with 95%% interval, timings)"
 
 
 def register(sub) -> None:
