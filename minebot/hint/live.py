@@ -9,8 +9,11 @@ never sends input to the game. It ends when the game window disappears, on Ctrl-
 
 from __future__ import annotations
 
+import os
+import tempfile
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 from ..errors import MinebotError, NoGameError
@@ -19,6 +22,9 @@ from .draw import DrawOptions, hint_layers
 from .marks import Hints, no_hints
 
 Coord = tuple[int, int]
+
+ERROR_GRACE = 0.3
+"""Seconds a read may keep failing (a frame mid-redraw) before the overlay says so."""
 
 
 @dataclass(frozen=True)
@@ -48,13 +54,16 @@ def run_overlay(display: str | None, options: LiveOptions = LiveOptions(),
             raise NoGameError(f"no GNOME Mines window on display {x.name}")
         pixels = WindowPixels(display or x.name, game.id)
         overlay = ShapedOverlay(display or x.name)
-        reader = Reader(options.templates, mines=options.mines)
+        # Unmatched-cell crops of a long run go to one folder, overwritten, not one per frame.
+        crops = Path(tempfile.gettempdir()) / f"minebot-hint-{os.getpid()}-unmatched"
+        reader = Reader(options.templates, mines=options.mines, crops_dir=crops)
         solver = Solver()
         draw = DrawOptions(probabilities=options.probabilities)
         log(f"minebot hint: watching window 0x{game.id:x} on {x.name} (Ctrl-C to stop)")
         last_key = None
         last_message = None
         last_raise = 0.0
+        last_good = 0.0
         while not stop():
             info = x.info(game.id)
             if info is None:
@@ -70,6 +79,10 @@ def run_overlay(display: str | None, options: LiveOptions = LiveOptions(),
                 reading = reader.read(frame)
             except MinebotError as exc:
                 key = ("error", str(exc), info.rect)
+                # A read can fail for a frame mid-redraw: only a failure that lasts is shown.
+                if time.monotonic() - last_good < ERROR_GRACE:
+                    time.sleep(options.interval)
+                    continue
                 if key != last_key:
                     overlay.hide([n for n in overlay.colours if not n.startswith("label")])
                     _show_label(overlay, [f"minebot hint: {exc}"], info.rect, x.screen_rect,
@@ -77,6 +90,7 @@ def run_overlay(display: str | None, options: LiveOptions = LiveOptions(),
                     last_key = key
                 time.sleep(options.interval)
                 continue
+            last_good = time.monotonic()
             board = reading.board
             key = (info.rect, reading.board_px, board.cells.tobytes(), board.mines, board.state)
             if key != last_key:
