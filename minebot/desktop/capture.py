@@ -38,9 +38,11 @@ class Screen:
         if region is None:
             raise DesktopError("the region to capture is entirely off screen")
         shot = self._sct.grab(region.as_mss())
-        # mss gives BGRA; dropping alpha with a copy makes the array contiguous for opencv.
-        return np.ascontiguousarray(np.frombuffer(shot.bgra, np.uint8)
-                                    .reshape(shot.height, shot.width, 4)[:, :, :3])
+        # mss gives BGRA; cvtColor drops alpha into a contiguous array several times faster
+        # than a numpy slice-and-copy.
+        import cv2
+        bgra = np.frombuffer(shot.bgra, np.uint8).reshape(shot.height, shot.width, 4)
+        return cv2.cvtColor(bgra, cv2.COLOR_BGRA2BGR)
 
     def close(self) -> None:
         try:

@@ -217,6 +217,10 @@ def _bounds(rect: Rect) -> tuple[int, int, int, int]:
     return rect.left, rect.top, rect.right, rect.bottom
 
 
+class _Retry(Exception):
+    """The game went somewhere unusable for the fixture (e.g. lost too early): play again."""
+
+
 class Recorder:
     """Plays scenarios and writes PNG + JSON pairs into ``out``."""
 
@@ -278,8 +282,23 @@ class Recorder:
         return board
 
     def scenario(self, xvfb: Xvfb, name: str, rows: int, cols: int, mines: int,
-                 window: tuple[int, int], level: str | None, full_screen_at: tuple[int, int] | None = None) -> None:
-        """fresh -> mid (flags and ?) -> lost, each captured in all three themes."""
+                 window: tuple[int, int], level: str | None, full_screen_at: tuple[int, int] | None = None,
+                 dense: bool = False, tries: int = 8) -> None:
+        """fresh -> mid (flags and ?) -> lost, each captured in all three themes.
+
+        ``dense``: a board with many mines, played with guesses until much of it is open, so
+        that the high numbers (5-8) show up; games lost on the way are retried.
+        """
+        for attempt in range(tries):
+            try:
+                return self._scenario(xvfb, name, rows, cols, mines, window, level,
+                                      full_screen_at, dense)
+            except _Retry as exc:
+                print(f"  retry ({exc})", flush=True)
+        raise DesktopError(f"scenario {name}: no usable game in {tries} tries")
+
+    def _scenario(self, xvfb: Xvfb, name: str, rows: int, cols: int, mines: int,
+                  window: tuple[int, int], level: str | None, full_screen_at, dense: bool) -> None:
         from ..input import Pointer
         print(f"scenario {name}: {cols}x{rows}/{mines} window {window[0]}x{window[1]}", flush=True)
         custom = None if level else (rows, cols, mines)
@@ -298,15 +317,14 @@ class Recorder:
                 self.save_all_themes(play, name, "fresh", board, extra)
             # Mid-game: play certain moves until a good part is open (guess only at the start).
             board = play.open((rows // 2, cols // 2))
-            target = 0.3 * rows * cols
+            target = (0.45 if dense else 0.3) * rows * cols
             while not board.is_over and board.revealed.sum() < target:
-                nxt = self.solve_step(play, board, allow_guess=board.revealed.sum() < 12)
+                nxt = self.solve_step(play, board, allow_guess=dense or board.revealed.sum() < 12)
                 if nxt is None:
                     break
                 board = nxt
             if board.is_over:
-                raise DesktopError(f"scenario {name}: the game ended while setting up mid-game; "
-                                   "run again with another --seed")
+                raise _Retry("the game ended while setting up mid-game")
             analysis = self.solver.analyse(board.replace(
                 cells=np.where(board.cells >= Cell.FLAG, Cell.COVERED, board.cells)), mines=mines)
             sure_mines = [tuple(m) for m in analysis.mines][:3]
@@ -396,6 +414,8 @@ def main(argv: list[str] | None = None) -> int:
         if not wanted or "fullscreen" in wanted:
             rec.scenario(xvfb, "16x16-900x700", 16, 16, 40, (900, 700), "intermediate",
                          full_screen_at=(137, 91))
+        if not wanted or "dense" in wanted:
+            rec.scenario(xvfb, "12x10-760x600-dense", 10, 12, 36, (760, 600), None, dense=True)
         if not wanted or "won" in wanted:
             rec.won(xvfb, "8x8-810x656", "beginner", (810, 656))
         if not wanted or "won-expert" in wanted:

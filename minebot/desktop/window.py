@@ -159,6 +159,39 @@ class X11:
             viewable=attrs.map_state == X.IsViewable,
             transient_for=int(transient[0]) if transient is not None and len(transient) else None)
 
+    def rect(self, wid: int) -> Rect | None:
+        """Just the absolute geometry (2 round trips), or None if the window is gone/unmapped."""
+        from Xlib import X
+        win = self._window(wid)
+        try:
+            if win.get_attributes().map_state != X.IsViewable:
+                return None
+            geom = win.get_geometry()
+            origin = win.translate_coords(self.root, 0, 0)
+        except self._xerror.XError:
+            return None
+        return Rect(-origin.x, -origin.y, geom.width, geom.height)
+
+    def stacked_above(self, wid: int) -> list[int]:
+        """Ids of the viewable top-level windows stacked above ``wid`` (bottom to top)."""
+        from Xlib import X
+        order = self._prop(self.root, "_NET_CLIENT_LIST_STACKING")
+        try:
+            ids = [int(w) for w in order] if order is not None and len(order) else \
+                [w.id for w in self.root.query_tree().children]
+        except self._xerror.XError:
+            return []
+        if wid not in ids:
+            return []
+        above = []
+        for other in ids[ids.index(wid) + 1:]:
+            try:
+                if self._window(other).get_attributes().map_state == X.IsViewable:
+                    above.append(other)
+            except self._xerror.XError:
+                continue
+        return above
+
     def windows(self) -> Iterator[WindowInfo]:
         for wid in self._top_level_ids():
             info = self.info(wid)

@@ -113,10 +113,16 @@ class Pointer:
             import json
             self._log_file.write(json.dumps(click.to_json()) + "\n")
             self._log_file.flush()
-        self._call(self.pg.mouseDown, xi, yi, button=button)
-        if self.hold:
-            time.sleep(self.hold)
-        self._call(self.pg.mouseUp, xi, yi, button=button)
+        self._call(self.pg.failSafeCheck)
+        # pyautogui's public mouseDown/mouseUp each add a move, a fail-safe query and pause
+        # handling (~4 ms); its platform layer sends exactly move+press and move+release.
+        platform = self.pg.platformModule
+        platform._mouseDown(xi, yi, button)
+        try:
+            if self.hold:
+                time.sleep(self.hold)
+        finally:
+            platform._mouseUp(xi, yi, button)  # never leave a button held (e.g. on Ctrl-C)
         return click
 
     def position(self) -> tuple[int, int]:
