@@ -8,6 +8,7 @@ import pytest
 
 from minebot.board import Board
 from minebot.cli import main
+from minebot.hint.draw import cell_at
 from minebot.hint import LAYERS, DrawOptions, advise_board, draw_hints, hint_layers, render_text
 from minebot.hint.overlay import label_layers, label_origin, mask_rectangles, rectangles_mask
 from minebot.desktop.window import Rect
@@ -172,3 +173,17 @@ def test_cli_errors_are_clear(tmp_path, capsys):
     assert main(["hint", bad]) == 3
     captured = capsys.readouterr()
     assert "inconsistent" in captured.err and "inconsistent" in captured.out
+
+
+def test_cell_at_maps_pixels_to_tiles():
+    rects = grid_rects(3, 4)           # tiles 26 px at a 30 px pitch from (10, 20)
+    assert cell_at(rects, 10, 20) == (0, 0)
+    assert cell_at(rects, 10 + 30 * 3 + 25, 20 + 30 * 2 + 25) == (2, 3)
+    assert cell_at(rects, 10 + 27, 25) is None        # in the gap between tiles
+    assert cell_at(rects, 5, 5) is None
+
+
+def test_cli_pointer_explain_needs_the_overlay(tmp_path, capsys):
+    path = write(tmp_path, BOARD.to_text())
+    assert main(["hint", path, "--explain", "pointer"]) == 2
+    assert "needs the live overlay" in capsys.readouterr().err

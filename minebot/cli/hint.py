@@ -24,6 +24,7 @@ examples:
   minebot hint                              overlay on the running game
   minebot hint --probabilities              ... with every covered cell's mine percentage
   minebot hint --explain 3,4                ... and why cell row 3, column 4 is what it is
+  minebot hint --explain pointer            ... and why the cell under the mouse is what it is
   minebot hint --once --text                the live board as text, with marks
   minebot hint --once --png hint.png shot.png   marks drawn on a screenshot
   minebot hint --explain 5,2 position.board  explanation for a board file"""
@@ -43,7 +44,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--text", action="store_true",
                    help="print the board with marks and probabilities (default with --once)")
     p.add_argument("--explain", metavar="ROW,COL",
-                   help="explain why this cell is safe/a mine, or how its probability was found")
+                   help="explain why this cell is safe/a mine, or how its probability was found; "
+                        "with the overlay, 'pointer' explains the cell under the mouse")
     p.add_argument("-p", "--probabilities", action="store_true",
                    help="show every covered cell's mine probability, not just the best guess's")
     p.add_argument("--mines", type=int, metavar="N",
@@ -63,15 +65,19 @@ def run(args: argparse.Namespace) -> int:
     from ..errors import EXIT_INCONSISTENT, BadInputError
     from ..levels import parse_cell
 
-    explain = parse_cell(args.explain) if args.explain else None
+    pointer = (args.explain or "").strip().lower() == "pointer"
+    explain = parse_cell(args.explain) if args.explain and not pointer else None
     if args.mines is not None and args.mines < 0:
         raise BadInputError(f"--mines {args.mines}: must be 0 or more")
     if args.interval <= 0:
         raise BadInputError(f"--interval {args.interval}: must be above 0")
     once = bool(args.once or args.image or args.png or args.text)
+    if once and pointer:
+        raise BadInputError("--explain pointer needs the live overlay (not --once/IMAGE/--png/--text)")
     if not once:
         from ..hint.live import LiveOptions, run_overlay
-        options = LiveOptions(probabilities=args.probabilities, explain=explain, mines=args.mines,
+        options = LiveOptions(probabilities=args.probabilities, explain=explain,
+                              explain_pointer=pointer, mines=args.mines,
                               templates=args.templates, interval=args.interval,
                               label=not args.no_label)
         import signal

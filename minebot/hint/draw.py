@@ -137,6 +137,14 @@ def hint_layers(hints: Hints, cell_rects: np.ndarray, size: tuple[int, int],
     return masks
 
 
+def cell_at(cell_rects: np.ndarray, x: float, y: float) -> Coord | None:
+    """The cell whose tile contains pixel (x, y), or None (between tiles, off the board)."""
+    rects = np.asarray(cell_rects)
+    inside = ((rects[..., 0] <= x) & (x < rects[..., 2]) & (rects[..., 1] <= y) & (y < rects[..., 3]))
+    hits = np.argwhere(inside)
+    return (int(hits[0][0]), int(hits[0][1])) if len(hits) else None
+
+
 def paint(image: np.ndarray, masks: dict[str, np.ndarray]) -> np.ndarray:
     """A copy of the BGR ``image`` with every layer painted in its colour, in stacking order."""
     out = image.copy()

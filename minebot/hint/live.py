@@ -31,6 +31,7 @@ ERROR_GRACE = 0.3
 class LiveOptions:
     probabilities: bool = False
     explain: Coord | None = None
+    explain_pointer: bool = False     # explain whichever cell the mouse pointer is over
     mines: int | None = None
     templates: str | None = None
     interval: float = 0.05
@@ -92,9 +93,15 @@ def run_overlay(display: str | None, options: LiveOptions = LiveOptions(),
                 continue
             last_good = time.monotonic()
             board = reading.board
-            key = (info.rect, reading.board_px, board.cells.tobytes(), board.mines, board.state)
+            explain = options.explain
+            if options.explain_pointer:
+                explain = _pointer_cell(x, info.rect, reading.cell_rects)
+                if explain is not None and not board.unknown[explain]:
+                    explain = None       # a revealed number needs no explanation
+            key = (info.rect, reading.board_px, board.cells.tobytes(), board.mines, board.state,
+                   explain)
             if key != last_key:
-                hints, explanation = _advise(board, solver, options)
+                hints, explanation = _advise(board, solver, options, explain)
                 left, top, right, bottom = reading.board_px
                 layers = hint_layers(hints, reading.cell_rects, (bottom - top, right - left),
                                      draw, explanation, offset=(left, top))
@@ -122,8 +129,17 @@ def run_overlay(display: str | None, options: LiveOptions = LiveOptions(),
         x.close()
 
 
-def _advise(board, solver, options: LiveOptions) -> tuple[Hints, object]:
-    explain = options.explain
+def _pointer_cell(x, game_rect, cell_rects) -> Coord | None:
+    """The board cell under the mouse pointer, if any (frame coordinates of the window)."""
+    from .draw import cell_at
+    try:
+        p = x.root.query_pointer()
+    except Exception:
+        return None
+    return cell_at(cell_rects, p.root_x - game_rect.left, p.root_y - game_rect.top)
+
+
+def _advise(board, solver, options: LiveOptions, explain: Coord | None) -> tuple[Hints, object]:
     if explain is not None and not (0 <= explain[0] < board.rows and 0 <= explain[1] < board.cols):
         return no_hints(board, f"cell {explain} is outside the {board.rows}x{board.cols} board"), None
     return advise(board, solver, options.mines, explain)
