@@ -1,0 +1,59 @@
+"""``minebot read``: read a Minesweeper board from a screenshot."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "read", help="read the board from a screenshot",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Locate the Minesweeper board in IMAGE (a whole screen or a window), classify "
+                    "every cell with a template set and print the board in the text format "
+                    "(header line with rows, cols, mines, state). The set that fits best is "
+                    "picked automatically unless --templates names one.",
+        epilog="Template sets are folders with PNG tiles and templates.json; they are searched "
+               "in $MINEBOT_TEMPLATES, in ~/.local/share/minebot/templates (where 'minebot "
+               "calibrate' writes) and in the repository's templates/ folder.\n"
+               "exit codes: 0 ok, 2 bad input (not an image, bad template set, cells that match "
+               "no template: their crops are saved and named), 4 no board in the image (the "
+               "state, e.g. paused or chooser, is still printed with --json).")
+    p.add_argument("image", help="screenshot file (PNG, JPEG, ...)")
+    p.add_argument("--json", action="store_true",
+                   help='print {"rows", "cols", "mines", "state", "board", "board_px", ...}')
+    p.add_argument("--templates", metavar="NAME",
+                   help="template set name (e.g. gnome-mines-classic) or folder")
+    p.add_argument("--mines", type=int, metavar="N",
+                   help="total number of mines (overrides the on-screen counter)")
+    p.add_argument("--crops", metavar="DIR",
+                   help="where to save crops of cells that match no template (default: a new "
+                        "temporary folder)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import sys
+
+    from ..errors import BadInputError
+    from ..vision import NoBoardError, Reader, load_image
+
+    if args.mines is not None and args.mines < 0:
+        raise BadInputError(f"--mines {args.mines}: must be >= 0")
+    frame = load_image(args.image)
+    reader = Reader(args.templates, mines=args.mines, crops_dir=args.crops)
+    try:
+        reading = reader.read(frame)
+    except NoBoardError as exc:
+        if args.json:
+            print(json.dumps({"rows": None, "cols": None, "mines": args.mines,
+                              "state": exc.state.value, "board": [], "board_px": None}))
+        raise NoBoardError(f"{args.image}: {exc}", exc.state) from None
+    except BadInputError as exc:
+        raise BadInputError(f"{args.image}: {exc}") from None
+    if args.json:
+        print(json.dumps(reading.to_json()))
+    else:
+        sys.stdout.write(reading.board.to_text())
+    return 0

@@ -1,0 +1,95 @@
+"""Read GNOME Mines' "flags/total" counter next to the board (the total mine count).
+
+The counter is a GTK label in the window's font (not the mine theme), drawn dark on the light
+window background to the right of the board, under a flag icon; the clock ("00:12") sits
+below it. The label's size does not change with the window, so glyphs are matched at their
+own size: dark pixels are split into connected components, grouped into text lines, and each
+glyph is compared with the set's glyph templates (binary masks on a fixed grid). The line
+that reads ``digits/digits`` is the counter.
+"""
+
+from __future__ import annotations
+
+import re
+
+import cv2
+import numpy as np
+
+GLYPH_W, GLYPH_H = 10, 14
+"""Grid each glyph mask is resized onto before comparison."""
+
+DARK = 150
+"""Grey level under which a pixel belongs to text."""
+
+MAX_GLYPH_DISTANCE = 0.16
+"""Mean absolute mask difference above which a glyph is unknown."""
+
+_COUNTER = re.compile(r"^(\d{1,4})/(\d{1,4})$")
+
+
+def glyph_mask(image: np.ndarray) -> np.ndarray:
+    """A glyph crop (grey or BGR) as a float mask on the fixed grid (1 = ink)."""
+    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    ink = np.clip((255.0 - grey.astype(np.float32)) / 200.0, 0.0, 1.0)
+    return cv2.resize(ink, (GLYPH_W, GLYPH_H), interpolation=cv2.INTER_AREA)
+
+
+def text_lines(frame: np.ndarray, region: tuple[int, int, int, int]) -> list[list[tuple[int, int, int, int]]]:
+    """Glyph boxes (x, y, w, h in frame pixels) of the dark text in ``region``, by line."""
+    left, top, right, bottom = region
+    grey = cv2.cvtColor(np.ascontiguousarray(frame[top:bottom, left:right]), cv2.COLOR_BGR2GRAY)
+    mask = (grey < DARK).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    boxes = [tuple(int(v) for v in s[:4]) for s in stats[1:]]
+    boxes = [b for b in boxes if 5 <= b[3] <= 24 and b[2] <= 20]
+    boxes.sort(key=lambda b: (b[1] + b[3] / 2, b[0]))
+    lines: list[list[tuple[int, int, int, int]]] = []
+    for b in sorted(boxes, key=lambda b: b[0]):
+        cy = b[1] + b[3] / 2
+        for line in lines:
+            last = line[-1]
+            lcy = np.mean([g[1] + g[3] / 2 for g in line])
+            if abs(cy - lcy) <= 5 and 0 <= b[0] - (last[0] + last[2]) <= 8:
+                line.append(b)
+                break
+        else:
+            lines.append([b])
+    return [[(x + left, y + top, w, h) for x, y, w, h in line] for line in lines]
+
+
+def classify_glyphs(frame: np.ndarray, boxes, masks: np.ndarray, chars: list[str]) -> str | None:
+    """The text of one line, or None if any glyph matches no template."""
+    if not boxes:
+        return None
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    out = []
+    for x, y, w, h in boxes:
+        g = glyph_mask(grey[y:y + h, x:x + w])
+        d = np.abs(masks - g[None]).mean(axis=(1, 2))
+        i = int(np.argmin(d))
+        if d[i] > MAX_GLYPH_DISTANCE:
+            return None
+        out.append(chars[i])
+    return "".join(out)
+
+
+def read_counter(frame: np.ndarray, grid, tset) -> tuple[int, int] | None:
+    """(flags, total) from the counter label, or None when the set has no glyphs or none found."""
+    if not tset.glyph_images:
+        return None
+    masks = np.stack([glyph_mask(g) for g in tset.glyph_images])
+    h, w = frame.shape[:2]
+    x0, y0, x1, y1 = grid.board_px
+    region = (x1, max(0, y0 - 200), min(w, x1 + 360), min(h, y1))
+    if region[2] - region[0] < 10 or region[3] - region[1] < 10:
+        return None
+    for line in text_lines(frame, region):
+        if len(line) < 3:
+            continue
+        text = classify_glyphs(frame, line, masks, tset.glyph_chars)
+        if text is None:
+            continue
+        m = _COUNTER.match(text)
+        if m:
+            return int(m.group(1)), int(m.group(2))
+    return None

@@ -1,0 +1,220 @@
+"""The Reader: frame in, ``Reading`` (Board, geometry, suspects) out.
+
+The live player calls ``Reader.read`` on every capture, so the expensive part (locating the
+grid) is cached per frame size and re-validated by sampling a few hundred pixels; a moved or
+resized window fails that check and triggers a fresh locate. Matching is one matrix product
+over all cells, so a cached read costs a few milliseconds.
+
+A cell that matches no template is never guessed: the read fails with ``UnmatchedCellsError``
+naming the cells and saving their crops, because one misread cell can lose a game.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from ..board import Board, Cell, CELL_CHARS, GameState
+from ..errors import BadInputError, NoGameError
+from .counter import read_counter
+from .features import grid_patches
+from .image import as_frame, load_image
+from .locate import Grid, locate
+from .screens import screen_state
+from .templates import TemplateSet, available_sets, match
+
+MAX_DISTANCE = 14.0
+"""RMS colour distance (0-255 scale) above which a cell matches no template."""
+
+MIN_MARGIN = 1.6
+"""A cell whose runner-up label is less than this factor further than its best is suspect."""
+
+
+class UnmatchedCellsError(BadInputError):
+    """Some cells look like no template of the set; ``cells`` lists them, crops are saved."""
+
+    def __init__(self, message: str, cells: list[tuple[int, int]], crops_dir: Path | None) -> None:
+        self.cells = cells
+        self.crops_dir = crops_dir
+        super().__init__(message)
+
+
+class NoBoardError(NoGameError):
+    """No board in the frame; ``state`` tells what is shown instead (chooser, paused, none)."""
+
+    def __init__(self, message: str, state: GameState) -> None:
+        self.state = state
+        super().__init__(message)
+
+
+@dataclass
+class Reading:
+    """What one frame shows.
+
+    ``cell_rects[r, c]`` is the tile's x0, y0, x1, y1 in frame pixels (x1/y1 exclusive, the
+    2 px borders excluded); ``board_px`` the bounding box of all tiles. ``suspect`` lists cells
+    that looked hovered, pressed or ambiguous: re-capture before acting on them.
+    """
+
+    board: Board
+    board_px: tuple[int, int, int, int]
+    cell_rects: np.ndarray
+    templates: str
+    suspect: list[tuple[int, int]] = field(default_factory=list)
+    distance: np.ndarray | None = None       # (rows, cols) RMS distance to the matched template
+    counter: tuple[int, int] | None = None   # (flags, total) as shown, when readable
+
+    def to_json(self) -> dict:
+        b = self.board
+        return {"rows": b.rows, "cols": b.cols, "mines": b.mines,
+                "state": b.state.value if b.state else None, "board": b.rows_text(),
+                "board_px": list(self.board_px), "templates": self.templates,
+                "suspect": [list(c) for c in self.suspect]}
+
+
+def infer_state(cells: np.ndarray, mines: int | None) -> GameState:
+    """Playing, lost or won, from the cells alone.
+
+    Lost: an exploded mine (or shown mines / wrong flags) is visible. Won: GNOME Mines flags
+    every mine on a win, so nothing is covered or "?" any more (and, when the total is known,
+    the flags equal it).
+    """
+    if np.isin(cells, (Cell.EXPLODED, Cell.MINE, Cell.WRONG_FLAG)).any():
+        return GameState.LOST
+    open_ = np.isin(cells, (Cell.COVERED, Cell.QUESTION)).any()
+    if not open_ and (mines is None or int((cells == Cell.FLAG).sum()) == mines):
+        return GameState.WON
+    return GameState.PLAYING
+
+
+class Reader:
+    """Reads boards from frames with one template set (named) or the best-fitting one."""
+
+    def __init__(self, templates: str | None = None, mines: int | None = None,
+                 crops_dir: str | Path | None = None, max_distance: float = MAX_DISTANCE) -> None:
+        self.mines_override = mines
+        self.crops_dir = Path(crops_dir) if crops_dir else None
+        self.max_distance = max_distance
+        self._sets: dict[str, TemplateSet] = {}
+        self._fixed = templates is not None
+        if templates is not None:
+            tset = TemplateSet.load(templates)
+            self._sets[tset.name] = tset
+            self._current: TemplateSet | None = tset
+        else:
+            self._current = None
+        self._grid: Grid | None = None
+
+    # -- template sets --------------------------------------------------------------
+    def _candidates(self) -> list[TemplateSet]:
+        if self._fixed:
+            return list(self._sets.values())
+        if not self._sets:
+            for name, path in available_sets().items():
+                self._sets[name] = TemplateSet.load(path)
+            if not self._sets:
+                raise BadInputError("no template sets found (set MINEBOT_TEMPLATES or run "
+                                     "'minebot calibrate')")
+        return list(self._sets.values())
+
+    def _pick(self, flat: np.ndarray) -> tuple[TemplateSet, "object"]:
+        """The set whose templates fit the cells best (fewest unmatched, then lowest error)."""
+        best = None
+        for tset in self._candidates():
+            m = match(tset, flat)
+            score = (int((m.distance > self.max_distance).sum()), float(np.mean(m.distance)))
+            if best is None or score < best[0]:
+                best = (score, tset, m)
+        assert best is not None
+        return best[1], best[2]
+
+    def _covered_colours(self) -> np.ndarray:
+        """Centre colours of the normal covered templates of every candidate set (BGR)."""
+        try:
+            sets = self._candidates()
+        except BadInputError:
+            return np.empty((0, 3))
+        out = [t.patches[i, 6:10, 6:10].reshape(-1, 3).mean(axis=0)
+               for t in sets for i in np.flatnonzero((t.codes == Cell.COVERED) & ~t.transient)]
+        return np.array(out) if out else np.empty((0, 3))
+
+    # -- reading ----------------------------------------------------------------------
+    def locate(self, frame: np.ndarray) -> Grid:
+        """The grid of ``frame`` (cached while it still fits)."""
+        if self._grid is not None and self._grid.still_valid(frame):
+            return self._grid
+        self._grid = None
+        try:
+            grid = locate(frame, min_cells=4)
+        except NoGameError:
+            state = screen_state(frame, self._covered_colours())
+            what = {GameState.CHOOSER: "the level chooser is shown (no board)",
+                    GameState.PAUSED: "the game is paused (\"Paused\" covers the board)"}.get(
+                        state, "no Minesweeper board found in the image")
+            raise NoBoardError(what, state) from None
+        self._grid = grid
+        if not self._fixed:
+            self._current = None   # a new window may have a new look: pick the set again
+        return grid
+
+    def read(self, frame: np.ndarray) -> Reading:
+        frame = as_frame(frame)
+        grid = self.locate(frame)
+        patches = grid_patches(frame, grid.x0, grid.x1, grid.y0, grid.y1)
+        flat = patches.reshape(grid.rows * grid.cols, *patches.shape[2:])
+        if self._current is None:
+            self._current, m = self._pick(flat)
+        else:
+            m = match(self._current, flat)
+        tset = self._current
+        bad = m.distance > self.max_distance
+        if bad.any():
+            cells = [divmod(int(i), grid.cols) for i in np.flatnonzero(bad)]
+            self._current = None if not self._fixed else self._current
+            saved = self._save_crops(frame, grid, cells)
+            shown = ", ".join(f"{r},{c}" for r, c in cells[:12]) + (" ..." if len(cells) > 12 else "")
+            where = f"; crops saved in {saved}" if saved else ""
+            raise UnmatchedCellsError(
+                f"{len(cells)} cell(s) match no template of set {tset.name!r} (row,col: {shown})"
+                f"{where}. Use another set (--templates) or teach this look with "
+                f"'minebot calibrate'.", cells, saved)
+        codes = m.code.reshape(grid.rows, grid.cols)
+        counter = read_counter(frame, grid, tset)
+        mines = self.mines_override if self.mines_override is not None else (
+            counter[1] if counter else None)
+        state = infer_state(codes, mines)
+        transient = tset.transient[m.template]
+        ambiguous = m.runner_up < MIN_MARGIN * m.distance + 2.0
+        suspect_mask = (transient & (state == GameState.PLAYING)) | ambiguous
+        suspect = [divmod(int(i), grid.cols) for i in np.flatnonzero(suspect_mask)]
+        board = Board(codes, mines, state)
+        return Reading(board, grid.board_px, grid.cell_rects(), tset.name, suspect,
+                       m.distance.reshape(grid.rows, grid.cols), counter)
+
+    def _save_crops(self, frame: np.ndarray, grid: Grid, cells: list[tuple[int, int]]) -> Path | None:
+        try:
+            folder = self.crops_dir or Path(tempfile.mkdtemp(prefix="minebot-unmatched-"))
+            folder.mkdir(parents=True, exist_ok=True)
+            for r, c in cells:
+                crop = frame[grid.y0[r]:grid.y1[r], grid.x0[c]:grid.x1[c]]
+                cv2.imwrite(str(folder / f"cell-{r}-{c}.png"), crop)
+            return folder
+        except OSError:
+            return None
+
+
+def read_image(frame_or_path, templates: str | None = None, mines: int | None = None) -> Reading:
+    """Read one frame (array) or image file with a fresh ``Reader``."""
+    if isinstance(frame_or_path, (str, Path)):
+        frame = load_image(frame_or_path)
+    else:
+        frame = frame_or_path
+    return Reader(templates, mines=mines).read(frame)
+
+
+__all__ = ["Reader", "Reading", "read_image", "load_image", "infer_state", "CELL_CHARS",
+           "UnmatchedCellsError", "NoBoardError"]

@@ -1,0 +1,211 @@
+"""Template sets: how each cell state looks in one game and theme, and how cells are matched.
+
+A set is a folder ``<name>/`` holding PNG crops of single tiles (any size: they are averaged
+onto the same normalised patch as the cells of a frame) and ``templates.json``::
+
+    {"format": 1, "name": "gnome-mines-default", "game": "gnome-mines", "theme": "default",
+     "cells": [{"file": "cells/F-20.png", "label": "F", "look": "normal"}, ...],
+     "glyphs": [{"file": "glyphs/0.png", "char": "0"}, ...]}
+
+``label`` is the cell's character in the board text format; ``look`` is ``normal``, or
+``hover``/``pressed`` for transient looks that still tell the state but ask the caller to
+re-capture (the cell is reported in ``Reading.suspect``). ``glyphs`` (optional) are the
+characters of the "flags/total" counter.
+
+Matching compares colour patches by mean squared difference over all cells and all templates
+at once (one matrix product). Colour is what separates flat looks (covered from revealed zero);
+the 16x16 patch keeps enough of the glyph to separate digits drawn in one colour.
+
+Sets are searched, in order, in the folders named by ``$MINEBOT_TEMPLATES`` (os.pathsep
+separated; each folder is a set or holds sets), in the user's calibrated sets
+(``$XDG_DATA_HOME/minebot/templates``, default ``~/.local/share/minebot/templates``) and in
+the repository's ``templates/`` folder next to the ``minebot`` package.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from ..board import CELL_CHARS
+from ..errors import BadInputError
+from .features import PATCH, tile_patch
+
+FORMAT = 1
+META = "templates.json"
+TRANSIENT_LOOKS = ("hover", "pressed")
+LOOKS = ("normal", "lost", "won") + TRANSIENT_LOOKS
+
+REPO_TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+
+
+def user_templates_dir() -> Path:
+    """Where ``minebot calibrate`` writes new sets by default (found by ``read`` later)."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "minebot" / "templates"
+
+
+def search_dirs() -> list[Path]:
+    dirs: list[Path] = []
+    for part in os.environ.get("MINEBOT_TEMPLATES", "").split(os.pathsep):
+        if part.strip():
+            dirs.append(Path(part.strip()))
+    dirs += [user_templates_dir(), REPO_TEMPLATES]
+    return dirs
+
+
+def available_sets() -> dict[str, Path]:
+    """Name -> folder of every template set found; the first folder wins for a name."""
+    found: dict[str, Path] = {}
+    for d in search_dirs():
+        if (d / META).is_file():
+            found.setdefault(d.name, d)
+            continue
+        if d.is_dir():
+            for sub in sorted(d.iterdir()):
+                if (sub / META).is_file():
+                    found.setdefault(sub.name, sub)
+    return found
+
+
+def resolve(name_or_path: str) -> Path:
+    """A set's folder from its name (searched) or a path; clear error when missing."""
+    p = Path(name_or_path)
+    if p.is_dir() or os.sep in name_or_path or name_or_path.startswith("."):
+        if not (p / META).is_file():
+            raise BadInputError(f"{p}: not a template set (no {META} in it)")
+        return p
+    sets = available_sets()
+    if name_or_path not in sets:
+        known = ", ".join(sorted(sets)) or "none found"
+        raise BadInputError(f"template set {name_or_path!r} not found (available: {known}; "
+                            f"searched {', '.join(str(d) for d in search_dirs())})")
+    return sets[name_or_path]
+
+
+@dataclass
+class TemplateSet:
+    """A loaded set: one normalised patch per template, with its cell code and look."""
+
+    name: str
+    path: Path
+    patches: np.ndarray                 # (N, PATCH, PATCH, 3) float32
+    codes: np.ndarray                   # (N,) int8 cell codes
+    looks: list[str]
+    files: list[str]
+    meta: dict = field(default_factory=dict)
+    glyph_images: list[np.ndarray] = field(default_factory=list)
+    glyph_chars: list[str] = field(default_factory=list)
+
+    @property
+    def transient(self) -> np.ndarray:
+        return np.array([look in TRANSIENT_LOOKS for look in self.looks], dtype=bool)
+
+    @classmethod
+    def load(cls, name_or_path: str | Path) -> "TemplateSet":
+        folder = resolve(str(name_or_path))
+        meta_path = folder / META
+        try:
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as exc:
+            raise BadInputError(f"{meta_path}: cannot read ({exc})") from None
+        except json.JSONDecodeError as exc:
+            raise BadInputError(f"{meta_path}: malformed JSON at line {exc.lineno}: {exc.msg}") from None
+        if not isinstance(meta, dict) or not isinstance(meta.get("cells"), list) or not meta["cells"]:
+            raise BadInputError(f"{meta_path}: expected an object with a non-empty 'cells' list")
+        if meta.get("format", FORMAT) != FORMAT:
+            raise BadInputError(f"{meta_path}: unsupported format {meta.get('format')!r} (expected {FORMAT})")
+        patches, codes, looks, files = [], [], [], []
+        for i, entry in enumerate(meta["cells"]):
+            where = f"{meta_path}: cells[{i}]"
+            if not isinstance(entry, dict) or "file" not in entry or "label" not in entry:
+                raise BadInputError(f"{where}: needs 'file' and 'label'")
+            label = entry["label"]
+            if not isinstance(label, str) or len(label) != 1 or label not in CELL_CHARS:
+                raise BadInputError(f"{where}: label {label!r} is not one of {CELL_CHARS}")
+            look = entry.get("look", "normal")
+            if look not in LOOKS:
+                raise BadInputError(f"{where}: look {look!r} is not one of {', '.join(LOOKS)}")
+            image = _read_png(folder / entry["file"], where)
+            patches.append(tile_patch(image))
+            codes.append(CELL_CHARS.index(label))
+            looks.append(look)
+            files.append(str(entry["file"]))
+        glyph_images, glyph_chars = [], []
+        for i, entry in enumerate(meta.get("glyphs", []) or []):
+            where = f"{meta_path}: glyphs[{i}]"
+            if not isinstance(entry, dict) or "file" not in entry or not isinstance(entry.get("char"), str):
+                raise BadInputError(f"{where}: needs 'file' and 'char'")
+            glyph_images.append(cv2.cvtColor(_read_png(folder / entry["file"], where), cv2.COLOR_BGR2GRAY))
+            glyph_chars.append(entry["char"])
+        return cls(str(meta.get("name") or folder.name), folder, np.stack(patches),
+                   np.array(codes, dtype=np.int8), looks, files, meta, glyph_images, glyph_chars)
+
+    def distances(self, patches: np.ndarray) -> np.ndarray:
+        """Root-mean-square colour distance of every patch to every template: (M, N)."""
+        f = patches.reshape(len(patches), -1).astype(np.float32)
+        t = self.patches.reshape(len(self.patches), -1)
+        d2 = (f * f).sum(1)[:, None] + (t * t).sum(1)[None, :] - 2.0 * (f @ t.T)
+        return np.sqrt(np.maximum(d2, 0.0) / f.shape[1])
+
+
+@dataclass
+class Match:
+    """Per-cell outcome of matching: best template, its distance, and the runner-up label's."""
+
+    template: np.ndarray     # (M,) index into the set
+    code: np.ndarray         # (M,) int8 cell code
+    distance: np.ndarray     # (M,) RMS distance to the best template
+    runner_up: np.ndarray    # (M,) RMS distance to the best template of another code
+
+
+def match(tset: TemplateSet, patches: np.ndarray) -> Match:
+    """Best template for every patch (vectorised over all cells and templates)."""
+    d = tset.distances(patches)
+    best = np.argmin(d, axis=1)
+    rows = np.arange(len(d))
+    code = tset.codes[best]
+    other = np.where(tset.codes[None, :] == code[:, None], np.inf, d)
+    return Match(best, code, d[rows, best], other.min(axis=1))
+
+
+def _read_png(path: Path, where: str) -> np.ndarray:
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise BadInputError(f"{where}: cannot read image {path}")
+    return image
+
+
+def write_set(folder: Path, name: str, game: str, theme: str,
+              cells: list[tuple[np.ndarray, str, str]],
+              glyphs: list[tuple[np.ndarray, str]] | None = None, extra: dict | None = None) -> Path:
+    """Write a set: ``cells`` are (tile image, label, look); ``glyphs`` (image, char)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "cells").mkdir(exist_ok=True)
+    entries = []
+    counts: dict[str, int] = {}
+    for image, label, look in cells:
+        tag = {"-": "covered", "?": "question", "*": "mine", "F": "flag", "X": "exploded",
+               "W": "wrongflag"}.get(label, label)
+        n = counts[tag] = counts.get(tag, 0) + 1
+        rel = f"cells/{tag}-{look}-{image.shape[1]}px-{n}.png"
+        cv2.imwrite(str(folder / rel), image)
+        entries.append({"file": rel, "label": label, "look": look})
+    meta: dict = {"format": FORMAT, "name": name, "game": game, "theme": theme,
+                  "patch": PATCH, "cells": entries}
+    if glyphs:
+        (folder / "glyphs").mkdir(exist_ok=True)
+        meta["glyphs"] = []
+        for i, (image, ch) in enumerate(glyphs):
+            rel = f"glyphs/{i:02d}.png"
+            cv2.imwrite(str(folder / rel), image)
+            meta["glyphs"].append({"file": rel, "char": ch})
+    if extra:
+        meta.update(extra)
+    (folder / META).write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+    return folder

@@ -1,0 +1,118 @@
+"""Vision against real GNOME Mines screenshots with hand-checked truth boards.
+
+Every ``fixtures/gnome-mines/*.png`` was recorded from the real game under Xvfb; the ``.board``
+next to it was checked by eye and by game logic (see ``vision_truth``). The reader must get
+every cell and the game state right, with the template set picked automatically.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from minebot.board import Board
+from minebot.vision import Reader, load_image, read_image
+from test_vision_truth import logic_problems
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "gnome-mines"
+PNGS = sorted(FIXTURES.glob("*.png"))
+TRUTH = [p for p in PNGS if p.with_suffix(".board").exists()]
+
+
+def _meta(png: Path) -> dict:
+    meta = png.with_suffix(".json")
+    return json.loads(meta.read_text()) if meta.exists() else {}
+
+
+def test_enough_fixtures_with_truth():
+    assert len(TRUTH) >= 30, f"only {len(TRUTH)} fixtures have a truth board"
+    themes = {p.name.split("-")[0] for p in TRUTH}
+    assert themes >= {"bgcolors", "default", "classic"}
+    states = {Board.load(p.with_suffix(".board")).state.value for p in TRUTH}
+    assert {"playing", "lost"} <= states
+
+
+@pytest.mark.parametrize("png", TRUTH, ids=lambda p: p.stem)
+def test_truth_obeys_the_rules(png: Path):
+    truth = Board.load(png.with_suffix(".board"))
+    assert logic_problems(truth, truth.mines) == []
+
+
+@pytest.mark.parametrize("png", TRUTH, ids=lambda p: p.stem)
+def test_reads_fixture_exactly(png: Path):
+    truth = Board.load(png.with_suffix(".board"))
+    reading = read_image(png, mines=truth.mines)
+    got = reading.board
+    assert got.shape == truth.shape
+    wrong = np.argwhere(got.cells != truth.cells)
+    assert wrong.size == 0, "misread cells (r, c, got, truth): " + ", ".join(
+        f"({r},{c},{got.rows_text()[r][c]},{truth.rows_text()[r][c]})" for r, c in wrong[:20])
+    assert got.state == truth.state
+    meta = _meta(png)
+    if "board_rect_in_window" in meta and meta.get("crop") == "window":
+        left, top, right, bottom = meta["board_rect_in_window"]
+        bx0, by0, bx1, by1 = reading.board_px
+        # the recorder's rectangle includes the outer 2 px borders
+        assert abs(bx0 - left) <= 3 and abs(by0 - top) <= 3
+        assert abs(bx1 - right) <= 3 and abs(by1 - bottom) <= 3
+    assert reading.suspect == []
+
+
+@pytest.mark.parametrize("png", TRUTH, ids=lambda p: p.stem)
+def test_counter_matches_truth_when_read(png: Path):
+    truth = Board.load(png.with_suffix(".board"))
+    reading = read_image(png)
+    if reading.counter is not None:
+        flags = int(np.isin(truth.cells, (10, 14)).sum())
+        assert reading.counter == (flags, truth.mines)
+        assert reading.board.mines == truth.mines
+
+
+def _embed(frame: np.ndarray, screen=(1080, 1920), at=(217, 333)) -> np.ndarray:
+    """The window frame pasted at an odd offset on a bigger, busy screen."""
+    rng = np.random.default_rng(7)
+    big = np.empty((*screen, 3), dtype=np.uint8)
+    big[:] = (48, 10, 36)
+    noise = rng.integers(0, 255, size=(200, 300, 3), dtype=np.uint8)
+    big[800:1000, 1500:1800] = noise
+    y, x = at
+    big[y:y + frame.shape[0], x:x + frame.shape[1]] = frame
+    return big
+
+
+def test_reads_window_at_odd_offset_on_a_larger_screen():
+    png = next(p for p in TRUTH if "30x16" in p.name and "lost" in p.name)
+    truth = Board.load(png.with_suffix(".board"))
+    frame = load_image(png)
+    direct = read_image(frame)
+    moved = read_image(_embed(frame))
+    assert moved.board.shape == truth.shape
+    assert (moved.board.cells == truth.cells).all()
+    assert moved.board_px == tuple(np.add(direct.board_px, (333, 217, 333, 217)))
+    assert (moved.cell_rects == direct.cell_rects + np.array([333, 217, 333, 217])).all()
+
+
+def test_cached_reader_notices_a_moved_window():
+    pngs = [p for p in TRUTH if "16x16-810x656" in p.name and p.name.startswith("default")]
+    reader = Reader()
+    for png in pngs:
+        truth = Board.load(png.with_suffix(".board"))
+        frame = load_image(png)
+        for at in ((100, 200), (100, 200), (311, 7)):
+            reading = reader.read(_embed(frame, at=at))
+            assert (reading.board.cells == truth.cells).all()
+            assert reading.board_px[0] > at[1]
+
+
+def test_cell_rects_tile_the_board_in_order():
+    png = next(p for p in TRUTH if "20x12" in p.name)
+    reading = read_image(png)
+    rects = reading.cell_rects
+    assert rects.shape == (12, 20, 4)
+    widths = rects[..., 2] - rects[..., 0]
+    assert widths.min() >= 16 and widths.max() - widths.min() <= 2
+    assert (np.diff(rects[..., 0], axis=1) > widths[:, :-1]).all()   # a gap between columns
+    assert (np.diff(rects[..., 1], axis=0) > 0).all()
