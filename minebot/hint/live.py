@@ -61,6 +61,11 @@ def run_overlay(display: str | None, options: LiveOptions = LiveOptions(),
         solver = Solver()
         draw = DrawOptions(probabilities=options.probabilities)
         log(f"minebot hint: watching window 0x{game.id:x} on {x.name} (Ctrl-C to stop)")
+        interval = options.interval
+        if not pixels.available:
+            # Each read must hide the marks for a moment: read less often to limit flicker.
+            interval = max(interval, 0.5)
+            log("minebot hint: no Composite extension; the marks blink when the board is read")
         last_key = None
         last_message = None
         last_raise = 0.0
@@ -73,7 +78,7 @@ def run_overlay(display: str | None, options: LiveOptions = LiveOptions(),
             if not info.viewable:
                 overlay.hide()
                 last_key = None
-                time.sleep(options.interval)
+                time.sleep(interval)
                 continue
             frame = _grab(pixels, overlay, display or x.name, info.rect)
             try:
@@ -82,14 +87,14 @@ def run_overlay(display: str | None, options: LiveOptions = LiveOptions(),
                 key = ("error", str(exc), info.rect)
                 # A read can fail for a frame mid-redraw: only a failure that lasts is shown.
                 if time.monotonic() - last_good < ERROR_GRACE:
-                    time.sleep(options.interval)
+                    time.sleep(interval)
                     continue
                 if key != last_key:
                     overlay.hide([n for n in overlay.colours if not n.startswith("label")])
                     _show_label(overlay, [f"minebot hint: {exc}"], info.rect, x.screen_rect,
                                 options.label, label_layers, label_origin)
                     last_key = key
-                time.sleep(options.interval)
+                time.sleep(interval)
                 continue
             last_good = time.monotonic()
             board = reading.board
@@ -119,7 +124,7 @@ def run_overlay(display: str | None, options: LiveOptions = LiveOptions(),
                 if not overlay.on_top(game.id):
                     overlay.raise_all()
                 last_raise = time.monotonic()
-            time.sleep(options.interval)
+            time.sleep(interval)
         return 0
     finally:
         if overlay is not None:
@@ -150,9 +155,12 @@ def _grab(pixels, overlay, display: str, rect):
     if pixels.available:
         return pixels.grab()
     from ..desktop.capture import capture
-    overlay.hide()
-    time.sleep(0.03)
-    return capture(rect, display)
+    shown = overlay.suspend()
+    try:
+        time.sleep(0.03)       # let the game repaint what the overlay covered
+        return capture(rect, display)
+    finally:
+        overlay.resume(shown)
 
 
 def _show_label(overlay, lines, game_rect, screen_rect, enabled, label_layers, label_origin) -> None:

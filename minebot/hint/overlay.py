@@ -157,6 +157,20 @@ class ShapedOverlay:
                 self._state.pop(name, None)
         self.d.flush()
 
+    def suspend(self) -> list[str]:
+        """Unmap every shown layer for a moment (a screen capture without our marks)."""
+        shown = [n for n in self.colours if n in self._mapped]
+        for name in shown:
+            self._windows[name].unmap()
+        self.d.sync()
+        return shown
+
+    def resume(self, shown: list[str]) -> None:
+        """Map again what ``suspend`` hid, shapes unchanged."""
+        for name in shown:
+            self._windows[name].map()
+        self.raise_all()
+
     def raise_all(self) -> None:
         """Stack the mapped layers above everything, in layer order (the game may be raised)."""
         from Xlib import X

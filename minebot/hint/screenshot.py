@@ -15,6 +15,8 @@ import subprocess
 import sys
 import time
 
+import numpy as np
+
 
 def make_screenshot(out: str, level: str = "intermediate", window=(810, 656),
                     probabilities: bool = True, clicks: int = 1, seed: int = 0) -> str:
@@ -75,9 +77,6 @@ def make_screenshot(out: str, level: str = "intermediate", window=(810, 656),
         os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
         cv2.imwrite(out, crop)
     return out
-
-
-import numpy as np  # noqa: E402  (numpy is light; kept out of the function's import list)
 
 
 def main(argv=None) -> int:
