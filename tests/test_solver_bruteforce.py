@@ -207,3 +207,14 @@ def test_count_of_a_tangled_component_matches_enumeration():
         result = analyse(board, board.mines)
         for cell, k in zip(unknown, layouts.sum(axis=0)):
             assert result.fraction(cell) == Fraction(int(k), len(layouts))
+
+
+def test_any_certain_safe_agrees_with_the_backbone():
+    from minebot.solver.backbone import any_certain_safe
+    rng = np.random.default_rng(99)
+    for _ in range(150):
+        board, _ = random_position(rng, max_unknown=16)
+        for mines in (board.mines, None):
+            cons = build_constraints(board, mines)
+            result = analyse(board, mines)
+            assert any_certain_safe(cons) == any(c in cons.index for c in result.safe)

@@ -119,6 +119,36 @@ def backbone(cons: Constraints, encoding: str = "native") -> dict[int, bool] | N
         solver.delete()
 
 
+def any_certain_safe(cons: Constraints) -> bool:
+    """Whether some frontier cell is certainly safe (stops at the first one found).
+
+    The look-ahead asks this for every value a guess could show: when the answer is yes the
+    next move is free, and the per-cell counts are not needed at all.
+    """
+    f = cons.frontier_size
+    if f == 0:
+        return False
+    if any(number.need == 0 for number in cons.numbers):
+        return True
+    bounds = frontier_bounds(cons)
+    if bounds is not None and bounds[0] > bounds[1]:
+        return False
+    solver = _solver_for(cons, "native", bounds)
+    try:
+        if not solver.solve():
+            return False
+        # Candidates: variables (as "is a mine" literals) that are safe in every model so far.
+        candidates = {-lit for lit in solver.get_model()[:f] if lit < 0}
+        while candidates:
+            mine = candidates.pop()
+            if not solver.solve(assumptions=[mine]):
+                return True
+            candidates.intersection_update(-x for x in solver.get_model()[:f] if x < 0)
+        return False
+    finally:
+        solver.delete()
+
+
 # -- explanations --------------------------------------------------------------------------
 class Explainer:
     """Finds small sets of numbers (and the mine total) that prove a fact, from UNSAT cores.

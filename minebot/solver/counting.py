@@ -15,7 +15,6 @@ milliseconds where plain enumeration takes seconds.
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass
 from operator import itemgetter
 
 import numpy as np
@@ -23,17 +22,33 @@ import numpy as np
 INT64_SAFE = 1 << 62
 
 
-@dataclass
 class ComponentCounts:
     """Counts for one component with n cells.
 
     ``total[k]``: layouts with k mines (k = 0..n). ``mine[i][k]``: those of them where cell
-    ``cells[i]`` (a frontier variable) is a mine.
+    ``cells[i]`` (a frontier variable) is a mine. ``mine`` needs the backward pass, which is
+    run on first use: the look-ahead often needs only the totals.
     """
 
-    cells: list[int]
-    total: list[int]
-    mine: list[list[int]]
+    def __init__(self, cells: list[int], total: list[int], mine=None, backward=None) -> None:
+        self.cells = cells
+        self.total = total
+        self._mine = mine
+        self._backward = backward      # callable computing ``mine``, or a ComponentCounts
+
+    @property
+    def mine(self) -> list[list[int]]:
+        if self._mine is None:
+            source = self._backward
+            self._mine = source.mine if isinstance(source, ComponentCounts) else source()
+            self._backward = None
+        return self._mine
+
+    def relabelled(self, cells: list[int]) -> "ComponentCounts":
+        """The same counts for the same cells under other variable numbers."""
+        if self._mine is not None:
+            return ComponentCounts(cells, self.total, self._mine)
+        return ComponentCounts(cells, self.total, None, self)
 
     @property
     def layouts(self) -> int:
@@ -82,9 +97,6 @@ def _order(cells: list[int], numbers: list[tuple[tuple[int, ...], int]]) -> list
         best = max(touching or remaining, key=lambda v: (in_open[v], closing[v], -unopened[v], -v))
 
 
-FLOAT_EXACT = float(1 << 53)
-
-
 def _picker(keep: list[int]):
     """A fast ``lambda vals: tuple(vals[t] for t in keep)``."""
     if not keep:
@@ -92,35 +104,39 @@ def _picker(keep: list[int]):
     if len(keep) == 1:
         k = keep[0]
         return lambda vals: (vals[k],)
-    getter = itemgetter(*keep)
-    return getter
+    return itemgetter(*keep)
 
 
-class _TooBig(Exception):
-    pass
+def _field_bits(n: int) -> int:
+    """Bits per coefficient when a polynomial is packed into one integer.
+
+    Every coefficient the DP ever holds counts assignments of at most n cells, so it is below
+    2**n; products of a prefix and a suffix count layouts, also below 2**n. n + 2 bits (rounded
+    to whole bytes, at least 64) can therefore never carry into the next field.
+    """
+    return max(64, -(-(n + 2) // 8) * 8)
+
+
+def unpack(value: int, fields: int, bits: int) -> list[int]:
+    """The coefficients of a packed polynomial (little end first)."""
+    size = bits // 8
+    raw = value.to_bytes(fields * size, "little")
+    if bits == 64:
+        return [int(x) for x in np.frombuffer(raw, dtype="<u8")]
+    return [int.from_bytes(raw[k * size:(k + 1) * size], "little") for k in range(fields)]
 
 
 def count_component(cells: list[int], numbers: list[tuple[tuple[int, ...], int]]) -> ComponentCounts | None:
     """Count the layouts of one component; None when it has none.
 
-    ``numbers`` are ``(vars, need)`` pairs whose vars all lie in ``cells``. Polynomials are
-    numpy rows of length n+1. With n <= 62 cells no count can reach 2**62, so int64 is exact.
-    Larger components run in float64, exact while every number stays below 2**53 (checked at
-    every step: all forward counts of live states bound the backward ones); beyond that, in
-    Python integers.
+    ``numbers`` are ``(vars, need)`` pairs whose vars all lie in ``cells``. A polynomial in
+    the number of mines is packed into one Python integer, ``bits`` bits per coefficient
+    (Kronecker substitution): adding polynomials is one integer addition, "one more mine" is
+    a shift, and the prefix x suffix products are integer multiplications, all exact.
     """
     order = _order(cells, numbers)
-    if len(order) <= 62:
-        return _count(order, numbers, np.int64)
-    try:
-        return _count(order, numbers, np.float64)
-    except _TooBig:
-        return _count(order, numbers, object)
-
-
-def _count(order: list[int], numbers, dtype) -> ComponentCounts | None:
     n = len(order)
-    checked = dtype is np.float64
+    bits = _field_bits(n)
     pos = {v: i for i, v in enumerate(order)}
     sets = [sorted(pos[v] for v in vs) for vs, _ in numbers]
     members = [set(s) for s in sets]
@@ -142,94 +158,64 @@ def _count(order: list[int], numbers, dtype) -> ComponentCounts | None:
                       _picker(keep)))
         active = [ext[t] for t in keep]
 
-    def move(state: tuple, step) -> tuple:
-        """The states after this cell is safe (x=0) and a mine (x=1); None where impossible.
-
-        Only the numbers containing the cell change (value and room left), so only they are
-        checked; the others were checked when their room last shrank.
-        """
-        open_needs, member, pick = step
-        vals = list(state)
-        vals += open_needs
-        ones = vals.copy()
-        ok0 = ok1 = True
-        for t, cp in member:
-            v = vals[t]
-            if v > cp:
-                ok0 = False
-            if v == 0 or v - 1 > cp:
-                ok1 = False
-            else:
-                ones[t] = v - 1
-        return (pick(vals) if ok0 else None), (pick(ones) if ok1 else None)
-
-    zero = np.zeros(n + 1, dtype=dtype)
-    start = zero.copy()
-    start[0] = 1
-    forward: list[dict[tuple, np.ndarray]] = [{(): start}]
+    forward: list[dict[tuple, int]] = [{(): 1}]
     links: list[dict[tuple, tuple]] = []
-    for i, step in enumerate(steps):
-        nxt: dict[tuple, np.ndarray] = {}
+    for step in steps:
+        open_needs, member, pick = step
+        nxt: dict[tuple, int] = {}
         link: dict[tuple, tuple] = {}
+        get = nxt.get
         for state, poly in forward[-1].items():
-            t0, t1 = move(state, step)
+            # Only the numbers containing this cell change (value and room left), so only
+            # they are checked; the others were checked when their room last shrank.
+            vals = list(state)
+            vals += open_needs
+            ones = vals.copy()
+            ok0 = ok1 = True
+            for t, cp in member:
+                v = vals[t]
+                if v > cp:
+                    ok0 = False
+                if v == 0 or v - 1 > cp:
+                    ok1 = False
+                else:
+                    ones[t] = v - 1
+            t0 = pick(vals) if ok0 else None
+            t1 = pick(ones) if ok1 else None
             link[state] = (t0, t1)
             if t0 is not None:
-                acc = nxt.get(t0)
-                if acc is None:
-                    nxt[t0] = poly.copy()
-                else:
-                    acc += poly
+                nxt[t0] = get(t0, 0) + poly
             if t1 is not None:
-                acc = nxt.get(t1)
-                if acc is None:
-                    acc = nxt[t1] = zero.copy()
-                acc[1:] += poly[:-1]
-        if checked and nxt and np.max(np.array(list(nxt.values()))) >= FLOAT_EXACT:
-            raise _TooBig
+                nxt[t1] = get(t1, 0) + (poly << bits)
         forward.append(nxt)
         links.append(link)
     final = forward[-1].get(())
-    if final is None or not final.any():
+    if not final:
         return None
-    # Backward: completions from each state by number of mines in the suffix.
-    end = zero.copy()
-    end[0] = 1
-    backward: dict[tuple, np.ndarray] = {(): end}
+    return ComponentCounts(order, unpack(final, n + 1, bits), None,
+                           lambda: _backward(forward, links, n, bits))
+
+
+def _backward(forward, links, n: int, bits: int) -> list[list[int]]:
+    """Completions from each state by mines in the suffix, combined with the prefixes into
+    per-cell mine counts: sum over states of prefix(x) * x * suffix(x)."""
+    backward: dict[tuple, int] = {(): 1}
     mine_counts: list[list[int]] = [[]] * n
     for i in range(n - 1, -1, -1):
-        prev: dict[tuple, np.ndarray] = {}
-        rows_f, rows_b = [], []
+        prev: dict[tuple, int] = {}
         fwd = forward[i]
+        acc = 0
         for state, (t0, t1) in links[i].items():
-            b0 = backward.get(t0) if t0 is not None else None
-            b1 = backward.get(t1) if t1 is not None else None
-            if b1 is not None:
-                rows_f.append(fwd[state][: i + 1])
-                rows_b.append(b1[: n - i])
-                poly = zero.copy()
-                poly[1:] += b1[:-1]
-                if b0 is not None:
-                    poly += b0
-            elif b0 is not None:
-                poly = b0
-            else:
-                continue
-            prev[state] = poly
-        acc = [0] * (n + 1)
-        if rows_f:
-            # Layouts through a state with cell i a mine: prefix (p mines) x suffix (q mines).
-            grid = np.array(rows_f, dtype=dtype).T @ np.array(rows_b, dtype=dtype)
-            a, b = grid.shape
-            shifted = np.zeros((a, a + b), dtype=dtype)
-            shifted[:, :b] = grid
-            sums = shifted.ravel()[: a * (a + b - 1)].reshape(a, a + b - 1).sum(axis=0)
-            for k, val in enumerate(sums.tolist()):
-                if val:
-                    acc[k + 1] = int(round(val)) if checked else int(val)
-        mine_counts[i] = acc
+            b0 = backward.get(t0, 0) if t0 is not None else 0
+            b1 = backward.get(t1, 0) if t1 is not None else 0
+            if b1:
+                acc += fwd[state] * b1
+            poly = b0 + (b1 << bits)
+            if poly:
+                prev[state] = poly
+        mine_counts[i] = unpack(acc << bits, n + 1, bits)
         backward = prev
-    return ComponentCounts(order, [int(round(x)) if checked else int(x) for x in final], mine_counts)
+    return mine_counts
 
 
 def convolve(a: list[int], b: list[int]) -> list[int]:

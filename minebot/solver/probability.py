@@ -11,7 +11,6 @@ layouts, every one weighted alike).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from math import comb
 
 from .constraints import Constraints
@@ -22,16 +21,34 @@ def _comb(n: int, k: int) -> int:
     return comb(n, k) if 0 <= k <= n else 0
 
 
-@dataclass
 class Counts:
-    """Exact weights: P(cell is a mine) = ``mine_weight[var] / layouts``."""
+    """Exact weights: P(cell is a mine) = ``mine_weight[var] / layouts``.
 
-    layouts: int                       # total weight (full layouts when the mine total is known)
-    mine_weight: list[int]             # per frontier variable
-    background_weight: int | None      # per background cell; None when the total is unknown
-    frontier_mines: list[int]          # layouts by number of mines on the frontier (all comps)
-    components: list[ComponentCounts]
-    mines_known: bool
+    ``mine_weight`` is worked out on first use (it needs every component's backward pass);
+    the totals alone are cheap, which is what the look-ahead asks for first.
+    """
+
+    def __init__(self, layouts: int, frontier_size: int, background_weight: int | None,
+                 frontier_mines: list[int], components: list[ComponentCounts],
+                 weights: list[list[int]], mines_known: bool) -> None:
+        self.layouts = layouts                      # total weight (full layouts if M known)
+        self.frontier_size = frontier_size
+        self.background_weight = background_weight  # per background cell; None if M unknown
+        self.frontier_mines = frontier_mines        # layouts by mines on the frontier
+        self.components = components
+        self.weights = weights                      # per component: weight of k mines in it
+        self.mines_known = mines_known
+        self._mine_weight: list[int] | None = None
+
+    @property
+    def mine_weight(self) -> list[int]:
+        if self._mine_weight is None:
+            out = [0] * self.frontier_size
+            for cc, weight in zip(self.components, self.weights):
+                for i, v in enumerate(cc.cells):
+                    out[v] = sum(a * w for a, w in zip(cc.mine[i], weight) if a)
+            self._mine_weight = out
+        return self._mine_weight
 
     def fraction(self, var: int) -> tuple[int, int]:
         return self.mine_weight[var], self.layouts
@@ -40,7 +57,7 @@ class Counts:
 class CountCache:
     """Component counts keyed by their cells and needs, reused across positions (look-ahead)."""
 
-    def __init__(self, limit: int = 4096) -> None:
+    def __init__(self, limit: int = 1024) -> None:
         self.limit = limit
         self.data: dict[tuple, ComponentCounts | None] = {}
         self._cells: dict[tuple, list] = {}
@@ -56,7 +73,7 @@ class CountCache:
             cells_of = {cons.cells[v]: v for v in comp.vars}
             base = self._cells[key]
             remap = [cells_of[c] for c in base]
-            return ComponentCounts(remap, hit.total, hit.mine)
+            return hit.relabelled(remap)
         result = count_component(comp.vars, numbers)
         if len(self.data) >= self.limit:
             self.data.clear()
@@ -77,7 +94,6 @@ def count_position(cons: Constraints, cache: CountCache | None = None) -> Counts
             return None
         comps.append(counted)
     f = cons.frontier_size
-    mine_weight = [0] * f
     m = cons.mines_left
     u = len(cons.background)
     # prefix[c] = product of comps before c; suffix likewise.
@@ -89,22 +105,18 @@ def count_position(cons: Constraints, cache: CountCache | None = None) -> Counts
         layouts = 1
         for cc in comps:
             layouts *= cc.layouts
-        for cc in comps:
-            others = layouts // cc.layouts
-            for i, v in enumerate(cc.cells):
-                mine_weight[v] = sum(cc.mine[i]) * others
-        return Counts(layouts, mine_weight, None, allpoly, comps, False)
+        weights = [[layouts // cc.layouts] * len(cc.total) for cc in comps]
+        return Counts(layouts, f, None, allpoly, comps, weights, False)
     suffix = [[1]] * (len(comps) + 1)
     for c in range(len(comps) - 1, -1, -1):
         suffix[c] = convolve(comps[c].total, suffix[c + 1])
     layouts = sum(n * _comb(u, m - k) for k, n in enumerate(allpoly))
     if layouts == 0:
         return None
+    weights = []
     for c, cc in enumerate(comps):
         others = convolve(prefix[c], suffix[c + 1])
-        weight = [sum(q * _comb(u, m - k - j) for j, q in enumerate(others) if q)
-                  for k in range(len(cc.total))]
-        for i, v in enumerate(cc.cells):
-            mine_weight[v] = sum(a * w for a, w in zip(cc.mine[i], weight) if a)
+        weights.append([sum(q * _comb(u, m - k - j) for j, q in enumerate(others) if q)
+                        for k in range(len(cc.total))])
     background = sum(n * _comb(u - 1, m - k - 1) for k, n in enumerate(allpoly)) if u else 0
-    return Counts(layouts, mine_weight, background, allpoly, comps, True)
+    return Counts(layouts, f, background, allpoly, comps, weights, True)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .backbone import any_certain_safe
 from .constraints import Constraints, with_revealed
 from .probability import CountCache, Counts, count_position
 
@@ -138,7 +139,10 @@ class Guesser:
             if counts is None or counts.layouts == 0:
                 continue
             p_value = counts.layouts / layouts
-            safe_next, certain = best_safety(counts, nxt)
+            if any_certain_safe(nxt):
+                safe_next, certain = 1.0, True
+            else:
+                safe_next, certain = best_safety(counts, nxt)
             survive += p_value * safe_next
             if certain:
                 progress += p_value
