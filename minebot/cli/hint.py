@@ -129,9 +129,27 @@ def _one_frame(args):
         game = find_window(args.display)
         if game is None:
             raise NoGameError("no GNOME Mines window found (start the game, or give an IMAGE)")
-        frame = capture(game.rect, args.display)
+        frame = _window_pixels(game, args.display)
+        if frame is None:
+            frame = capture(game.rect, args.display)
     reading = Reader(args.templates, mines=args.mines).read(frame)
     return frame, reading, reading.board
+
+
+def _window_pixels(game, display):
+    """The game window's own pixels (so a running overlay's marks are not read), or None."""
+    from ..desktop.xvfb import DesktopError
+    from ..hint.overlay import WindowPixels
+    try:
+        pixels = WindowPixels(display, game.id)
+    except DesktopError:
+        return None
+    try:
+        return pixels.grab() if pixels.available else None
+    except DesktopError:
+        return None
+    finally:
+        pixels.close()
 
 
 def _save_png(path: str, image) -> None:

@@ -70,6 +70,7 @@ def run_overlay(display: str | None, options: LiveOptions = LiveOptions(),
         last_message = None
         last_raise = 0.0
         last_good = 0.0
+        last_frame = last_reading = None
         while not stop():
             info = x.info(game.id)
             if info is None:
@@ -82,8 +83,13 @@ def run_overlay(display: str | None, options: LiveOptions = LiveOptions(),
                 continue
             frame = _grab(pixels, overlay, display or x.name, info.rect)
             try:
-                reading = reader.read(frame)
+                if last_reading is not None and _board_unchanged(frame, last_frame, last_reading):
+                    reading = last_reading       # the clock ticked, the board did not
+                else:
+                    reading = reader.read(frame)
+                    last_frame, last_reading = frame, reading
             except MinebotError as exc:
+                last_reading = None
                 key = ("error", str(exc), info.rect)
                 # A read can fail for a frame mid-redraw: only a failure that lasts is shown.
                 if time.monotonic() - last_good < ERROR_GRACE:
@@ -132,6 +138,19 @@ def run_overlay(display: str | None, options: LiveOptions = LiveOptions(),
         if pixels is not None:
             pixels.close()
         x.close()
+
+
+def _board_unchanged(frame, last_frame, last_reading) -> bool:
+    """Whether the board area's pixels equal the last read frame's (skip a full read).
+
+    Reading a large board costs far more than comparing its pixels, and most ticks only
+    see the clock change, which lies outside the board.
+    """
+    import numpy as np
+    if last_frame is None or frame.shape != last_frame.shape:
+        return False
+    left, top, right, bottom = last_reading.board_px
+    return bool(np.array_equal(frame[top:bottom, left:right], last_frame[top:bottom, left:right]))
 
 
 def _pointer_cell(x, game_rect, cell_rects) -> Coord | None:
