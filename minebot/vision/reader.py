@@ -30,8 +30,9 @@ from .templates import TemplateSet, available_sets, match
 MAX_DISTANCE = 14.0
 """RMS colour distance (0-255 scale) above which a cell matches no template."""
 
-MIN_MARGIN = 1.6
-"""A cell whose runner-up label is less than this factor further than its best is suspect."""
+MIN_GAP = 2.0
+MIN_RATIO = 1.25
+"""A cell whose runner-up label is within MIN_GAP (RMS) or MIN_RATIO x of its best is suspect."""
 
 
 class UnmatchedCellsError(BadInputError):
@@ -188,7 +189,7 @@ class Reader:
             counter[1] if counter else None)
         state = infer_state(codes, mines)
         transient = tset.transient[m.template]
-        ambiguous = m.runner_up < MIN_MARGIN * m.distance + 2.0
+        ambiguous = (m.runner_up < m.distance + MIN_GAP) | (m.runner_up < MIN_RATIO * m.distance)
         suspect_mask = (transient & (state == GameState.PLAYING)) | ambiguous
         suspect = [divmod(int(i), grid.cols) for i in np.flatnonzero(suspect_mask)]
         board = Board(codes, mines, state)
