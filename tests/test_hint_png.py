@@ -83,3 +83,20 @@ def test_png_on_unrelated_image_is_a_clear_error(tmp_path, capsys):
     assert not (tmp_path / "o.png").exists()
     assert main(["hint", str(tmp_path / "missing.png")]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_png_of_an_inconsistent_reading_says_so_and_marks_nothing(tmp_path, capsys):
+    """Told a wrong mine total, the board breaks the rules: no hints, a clear message, exit 3."""
+    import cv2
+    png, truth, meta = load_case(CASES[0])
+    proved, _ = advise_board(truth)
+    too_few = max(0, len(proved.mines) - 1)
+    out = tmp_path / "hint.png"
+    code = main(["hint", "--once", "--png", str(out), "--mines", str(too_few), str(png)])
+    assert code == 3
+    assert "inconsistent" in capsys.readouterr().err
+    image = cv2.imread(str(out))
+    source = cv2.imread(str(png))
+    for layer in ("safe", "mine", "guess", "wrong"):
+        assert not (image[: source.shape[0]] == np.array(LAYERS[layer], np.uint8)).all(-1).any()
+    assert image.shape[0] > source.shape[0]          # the caption strip carries the message
