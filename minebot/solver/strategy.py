@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .backbone import any_certain_safe
+from .endgame import Endgame, enumerate_layouts
 from .constraints import Constraints, with_revealed
 from .probability import CountCache, Counts, count_position
 
@@ -61,7 +62,9 @@ class Guesser:
     UNKNOWN_TOTAL_SAFETY = 0.8   # background guess without a mine total: typical density
 
     def __init__(self, cache: CountCache, candidates: int = 4, margin: float = 0.06,
-                 background_reps: int = 2) -> None:
+                 background_reps: int = 2, endgame_layouts: int = 40, endgame_budget: int = 3000) -> None:
+        self.endgame_layouts = endgame_layouts
+        self.endgame_budget = endgame_budget
         self.cache = cache
         self.candidates = candidates
         self.margin = margin
@@ -89,6 +92,13 @@ class Guesser:
         if not counts.mines_known or len(pool) == 1:
             cell = max(pool, key=lambda c: (safety[c], -self._covered_around(cons, c)))
             return Choice(cell, 1.0 - safety[cell], safety[cell], "safest cell")
+        if self.endgame_layouts and counts.layouts <= self.endgame_layouts:
+            found = self._endgame(cons)
+            if found is not None:
+                cell, win = found
+                p = 1.0 - safety.get(cell, self._safety_of(cons, counts, cell))
+                return Choice(cell, p, win, f"endgame search over {counts.layouts} layouts: "
+                                            f"{win:.1%} to win from here")
         scored = []
         for cell in pool:
             survive, progress = self._look_ahead(cons, cell, layouts)
@@ -98,6 +108,21 @@ class Guesser:
         reason = (f"look-ahead: {s:.1%} safe now, {survive:.1%} to survive the next move too, "
                   f"{progress:.0%} chance of a certain cell after it")
         return Choice(cell, 1.0 - s, survive, reason)
+
+    def _endgame(self, cons: Constraints):
+        layouts = enumerate_layouts(cons, self.endgame_layouts)
+        if not layouts:
+            return None
+        unknown = set(cons.index) | set(cons.background)
+        rows, cols = cons.shape
+        revealed = frozenset((r, c) for r in range(rows) for c in range(cols) if (r, c) not in unknown)
+        return Endgame(cons.shape, revealed, layouts, self.endgame_budget).best()
+
+    @staticmethod
+    def _safety_of(cons: Constraints, counts: Counts, cell: Coord) -> float:
+        if cell in cons.index:
+            return 1.0 - counts.mine_weight[cons.index[cell]] / counts.layouts
+        return 1.0 - (counts.background_weight or 0) / counts.layouts
 
     def _covered_around(self, cons: Constraints, cell: Coord) -> int:
         unknown = set(cons.index) | set(cons.background)

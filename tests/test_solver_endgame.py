@@ -1,0 +1,94 @@
+"""Endgame search: its layouts equal brute force, and its win probabilities are right on cases
+worked out by hand."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from minebot.board import Board
+from minebot.solver.constraints import build_constraints
+from minebot.solver.endgame import Endgame, enumerate_layouts
+from tests.test_solver_bruteforce import brute_force, random_position
+
+
+def _endgame(board: Board) -> Endgame:
+    cons = build_constraints(board, board.mines)
+    layouts = enumerate_layouts(cons, 10_000)
+    revealed = frozenset(map(tuple, np.argwhere(~board.unknown).tolist()))
+    return Endgame(board.shape, revealed, layouts, budget=100_000)
+
+
+def test_layouts_are_exactly_the_brute_force_ones():
+    rng = np.random.default_rng(8)
+    for _ in range(60):
+        board, _ = random_position(rng, max_unknown=14)
+        cons = build_constraints(board, board.mines)
+        got = enumerate_layouts(cons, 100_000)
+        unknown, rows = brute_force(board, board.mines)
+        expect = {frozenset(c for c, bit in zip(unknown, row) if bit) for row in rows}
+        assert got is not None and len(got) == len(expect) and set(got) == expect
+
+
+def test_limit_is_respected():
+    board = Board.parse('{"mines": 5}\n0---------\n')
+    assert enumerate_layouts(build_constraints(board, 5), 10) is None
+
+
+def test_fifty_fifty_wins_half():
+    board = Board.parse('{"mines": 1}\n01-\n01-\n')
+    cell, win = _endgame(board).best()
+    assert win == pytest.approx(0.5) and cell in {(0, 2), (1, 2)}
+
+
+def test_no_information_square_wins_a_third():
+    # (0,0) shows 1 over three cells; any click that survives shows 1 again, then a 50/50.
+    board = Board.parse('{"mines": 1}\n1-\n--\n')
+    cell, win = _endgame(board).best()
+    assert win == pytest.approx(1 / 3)
+
+
+def _naive_win(board: Board, layouts: list[set]) -> float:
+    """Independent game-tree value: plain recursion over board copies, no memo, no pruning."""
+    if not layouts:
+        return 1.0
+    unknown = [tuple(x) for x in np.argwhere(board.unknown).tolist()]
+    safe_cells = [c for c in unknown if any(c not in lay for lay in layouts)]
+    if not safe_cells or len(layouts) == 1:
+        return 1.0
+    best = 0.0
+    for cell in safe_cells:
+        outcomes: dict[bytes, tuple[Board, list]] = {}
+        for lay in layouts:
+            if cell in lay:
+                continue
+            cells = board.cells.copy()
+            todo = [cell]
+            while todo:
+                x = todo.pop()
+                if cells[x] <= 8:
+                    continue
+                value = sum(1 for y in board.neighbours(*x) if y in lay)
+                cells[x] = value
+                if value == 0:
+                    todo.extend(y for y in board.neighbours(*x) if cells[y] > 8)
+            key = cells.tobytes()
+            outcomes.setdefault(key, (board.replace(cells=cells), []))[1].append(lay)
+        value = sum(len(group) / len(layouts) * _naive_win(nxt, group) for nxt, group in outcomes.values())
+        best = max(best, value)
+    return best
+
+
+def test_win_probability_matches_a_naive_game_tree():
+    rng = np.random.default_rng(17)
+    checked = 0
+    while checked < 25:
+        board, _ = random_position(rng, max_unknown=7)
+        cons = build_constraints(board, board.mines)
+        layouts = enumerate_layouts(cons, 1000)
+        if len(layouts) < 2:
+            continue
+        cell, win = _endgame(board).best()
+        assert win == pytest.approx(_naive_win(board, [set(x) for x in layouts]))
+        assert cell is not None and board.unknown[cell]
+        checked += 1
