@@ -31,7 +31,7 @@ def test_short_run_json(capsys):
                  "--seed", "5", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert set(out) == {"games", "wins", "win_rate", "ci95", "ms_per_game_mean", "ms_per_game_median",
-                        "ms_per_move_p50", "ms_per_move_p99"}
+                        "ms_per_move_p50", "ms_per_move_p99", "cpu_ms_per_game_mean"}
     assert out["games"] == 6 and 0 <= out["wins"] <= 6
     assert out["ci95"][0] <= out["win_rate"] <= out["ci95"][1]
     # Same seed, same games, same result.
@@ -49,6 +49,13 @@ def test_no_guess_boards_are_all_won(capsys, tmp_path):
     assert main(["bench", "--size", "9x9", "--mines", "10", "--rules", "safe", "--boards", str(boards),
                  "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["wins"] == 8
+
+
+def test_help_works(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["bench", "--help"])
+    assert info.value.code == 0
+    assert "--no-guess" in capsys.readouterr().out
 
 
 def test_bad_options_exit_2(capsys):

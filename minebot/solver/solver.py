@@ -35,12 +35,14 @@ class Solver:
     (off by default: flags cost clicks and the numbers do not need them).
     """
 
-    def __init__(self, encoding: str = "native", flag: bool = False, lookahead: bool = True) -> None:
+    def __init__(self, encoding: str = "native", flag: bool = False, lookahead: bool = True,
+                 **guess_options) -> None:
         if encoding not in ENCODINGS:
             raise ValueError(f"unknown encoding {encoding!r}: expected one of {', '.join(ENCODINGS)}")
         self.encoding = encoding
         self.flag = flag
         self.lookahead = lookahead
+        self.guess_options = guess_options     # Guesser tuning (candidates, margin, ...)
         self.cache = CountCache()
         self.last_reason = ""
 
@@ -75,7 +77,10 @@ class Solver:
 
     def guess(self, result: Analysis):
         """The best guess on a position with no certain safe cell."""
-        guesser = Guesser(self.cache, candidates=4 if self.lookahead else 1)
+        options = dict(self.guess_options)
+        if not self.lookahead:
+            options.update(candidates=1, background_reps=0, endgame_layouts=0)
+        guesser = Guesser(self.cache, **options)
         return guesser.choose(result.constraints, result.counts)
 
     @staticmethod

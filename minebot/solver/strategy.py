@@ -100,8 +100,17 @@ class Guesser:
                 return Choice(cell, p, win, f"endgame search over {counts.layouts} layouts: "
                                             f"{win:.1%} to win from here")
         scored = []
-        for cell in pool:
-            survive, progress = self._look_ahead(cons, cell, layouts)
+        floor = -1.0
+        # Safest first: a cell cannot score above its own safety, so once some cell's score
+        # beats another's safety that one need not be looked at (same choice, less work).
+        for cell in sorted(pool, key=lambda c: -safety[c]):
+            if safety[cell] < floor - 1e-9:
+                continue
+            found = self._look_ahead(cons, cell, layouts, safety[cell], floor)
+            if found is None:
+                continue
+            survive, progress = found
+            floor = max(floor, survive)
             scored.append((survive, progress, safety[cell], cell))
         scored.sort(key=lambda t: (round(t[0], 12), round(t[1], 12), t[2]), reverse=True)
         survive, progress, s, cell = scored[0]
@@ -151,12 +160,20 @@ class Guesser:
                 break
         return reps
 
-    def _look_ahead(self, cons: Constraints, cell: Coord, layouts: int) -> tuple[float, float]:
-        """(P(this guess and the best next move are both safe), P(a certain cell follows))."""
+    def _look_ahead(self, cons: Constraints, cell: Coord, layouts: int, safe: float = 1.0,
+                    floor: float = -1.0) -> tuple[float, float] | None:
+        """(P(this guess and the best next move are both safe), P(a certain cell follows)).
+
+        None as soon as the score provably stays below ``floor``: what is left of the cell's
+        safety, counted as certain survival, would still not reach it.
+        """
         survive = 0.0
         progress = 0.0
+        seen = 0.0
         n = len(_neighbours(cons.shape, cell))
         for value in range(n + 1):
+            if survive + (safe - seen) < floor - 1e-9:
+                return None
             nxt = with_revealed(cons, cell, value)
             if nxt is None:
                 continue
@@ -164,6 +181,7 @@ class Guesser:
             if counts is None or counts.layouts == 0:
                 continue
             p_value = counts.layouts / layouts
+            seen += p_value
             if any_certain_safe(nxt):
                 safe_next, certain = 1.0, True
             else:
