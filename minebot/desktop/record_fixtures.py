@@ -28,7 +28,7 @@ import numpy as np
 
 from ..board import Board, Cell, GameState
 from .capture import Screen
-from .mines import GnomeMines
+from .mines import GnomeMines, custom_mines_roundtrip
 from .window import Rect
 from .xvfb import DesktopError, Xvfb
 
@@ -302,6 +302,9 @@ class Recorder:
         from ..input import Pointer
         print(f"scenario {name}: {cols}x{rows}/{mines} window {window[0]}x{window[1]}", flush=True)
         custom = None if level else (rows, cols, mines)
+        if custom and custom_mines_roundtrip(rows, cols, mines) != mines:
+            raise DesktopError(f"{mines} mines on {cols}x{rows} would become "
+                               f"{custom_mines_roundtrip(rows, cols, mines)} in GNOME Mines' dialog")
         with GnomeMines(xvfb, theme="bgcolors", window=window, level=level, custom=custom) as game, \
                 Screen(xvfb.display) as screen:
             if full_screen_at:
@@ -416,6 +419,9 @@ def main(argv: list[str] | None = None) -> int:
                          full_screen_at=(137, 91))
         if not wanted or "dense" in wanted:
             rec.scenario(xvfb, "12x10-760x600-dense", 10, 12, 36, (760, 600), None, dense=True)
+        if not wanted or "dense-small" in wanted:   # high numbers at the smallest cell size
+            rec.scenario(xvfb, "30x16-1010x656-dense", 16, 30, 129, (1010, 656), None, dense=True,
+                         tries=20)
         if not wanted or "won" in wanted:
             rec.won(xvfb, "8x8-810x656", "beginner", (810, 656))
         if not wanted or "won-expert" in wanted:

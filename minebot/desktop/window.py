@@ -230,8 +230,53 @@ class X11:
             time.sleep(0.05)
 
     def dialogs_of(self, wid: int) -> list[WindowInfo]:
-        """Viewable windows transient for ``wid`` (e.g. GNOME Mines' "Congratulations!")."""
-        return [w for w in self.windows() if w.viewable and w.transient_for == wid and w.id != wid]
+        """Viewable windows transient for ``wid`` (e.g. GNOME Mines' "Congratulations!").
+
+        Checked after every unexpected read, so it asks X only the cheap questions first
+        (mapped? transient for whom?) and the full description of the few that match.
+        """
+        from Xlib import X
+        found = []
+        for other in self._top_level_ids():
+            if other == wid:
+                continue
+            win = self._window(other)
+            try:
+                if win.get_attributes().map_state != X.IsViewable:
+                    continue
+            except self._xerror.XError:
+                continue
+            transient = self._prop(win, "WM_TRANSIENT_FOR")
+            if transient is not None and len(transient) and int(transient[0]) == wid:
+                info = self.info(other)
+                if info is not None:
+                    found.append(info)
+        return found
+
+    # -- change notification ------------------------------------------------------------
+    def watch(self, wid: int) -> None:
+        """Ask X to tell us when ``wid`` moves, resizes, unmaps, loses focus or is obscured,
+        or when any top-level window appears or restacks.
+
+        Checking geometry, focus and stacking before every click costs several round trips;
+        with these events the check is a non-blocking look at the socket when nothing changed.
+        """
+        from Xlib import X
+        try:
+            self._window(wid).change_attributes(
+                event_mask=X.StructureNotifyMask | X.FocusChangeMask | X.VisibilityChangeMask)
+            self.root.change_attributes(event_mask=X.SubstructureNotifyMask)
+            self.d.sync()
+        except self._xerror.XError as exc:
+            raise DesktopError(f"cannot watch window 0x{wid:x}: {exc}") from None
+
+    def changed(self) -> bool:
+        """True if any watched event arrived since the last call (events are consumed)."""
+        seen = False
+        while self.d.pending_events():
+            self.d.next_event()
+            seen = True
+        return seen
 
     # -- actions ----------------------------------------------------------------------
     def focus(self, wid: int) -> None:

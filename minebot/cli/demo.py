@@ -1,0 +1,118 @@
+"""``minebot demo``: the whole thing on a fresh machine, in one command.
+
+Starts a private virtual display (when there is no $DISPLAY, or with --virtual) and a
+private GNOME Mines (own D-Bus session, own settings keyfile, chosen theme and window size),
+plays a few beginner games and an expert game, and leaves ``summary.json``, ``games.jsonl``
+and a PNG of every finished board in the output folder. Everything it started is stopped
+by PID at the end, whatever happens.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "demo", help="start a private GNOME Mines (virtual display if needed) and play a few games",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="""\
+Start a private GNOME Mines and let the bot play it: --beginner games at 8x8/10, then
+--expert games at 30x16/99. With no $DISPLAY (or with --virtual) a private Xvfb display is
+started too, so this runs on a headless machine. Results go to --out: summary.json (the
+summary plus per-level figures), games.jsonl (one line per finished game, written at once)
+and game-NNN-won.png / -lost.png (each finished board). Needs the Debian packages xvfb and
+gnome-mines (installed by .ci/setup).""")
+    p.add_argument("--beginner", type=int, default=3, metavar="N", help="beginner games (default 3)")
+    p.add_argument("--expert", type=int, default=1, metavar="N", help="expert games (default 1)")
+    p.add_argument("--theme", default="bgcolors", choices=("bgcolors", "default", "classic"),
+                   help="GNOME Mines theme (default %(default)s)")
+    p.add_argument("--window", default="1010x656", metavar="WxH",
+                   help="game window size in pixels (default %(default)s; smallest 590x460)")
+    p.add_argument("--out", default="minebot-output", help="output folder (default %(default)s)")
+    p.add_argument("--virtual", action="store_true",
+                   help="use a private virtual display even when $DISPLAY is set")
+    p.add_argument("--record", metavar="DIR", help="also record every frame and move (minebot replay)")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON on the last line")
+    p.set_defaults(func=run)
+
+
+def _window(text: str) -> tuple[int, int]:
+    from ..errors import BadInputError
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise BadInputError(f"--window {text!r}: expected WIDTHxHEIGHT, e.g. 1010x656") from None
+    if w < 590 or h < 460 or w > 4000 or h > 3000:
+        raise BadInputError(f"--window {text}: between 590x460 and 4000x3000")
+    return w, h
+
+
+def run(args: argparse.Namespace) -> int:
+    from contextlib import ExitStack
+
+    from ..desktop import GnomeMines, Xvfb
+    from ..errors import BadInputError, Interrupted
+    from ..game.live import LiveGame
+    from ..game.replay import Recording
+    from ..solver import Solver
+    from .play import SUMMARY_KEYS, Session, play_session
+
+    if args.beginner < 0 or args.expert < 0 or args.beginner + args.expert == 0:
+        raise BadInputError("--beginner and --expert must be >= 0 and not both 0")
+    window = _window(args.window)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    log = out / "games.jsonl"
+    if log.exists():
+        log.unlink()   # one demo, one log: the summary must describe exactly these games
+    session = Session(log, out)
+    recorder = Recording(args.record) if args.record else None
+    per_level: dict[str, dict] = {}
+    started = time.monotonic()
+    with ExitStack() as stack:
+        virtual = args.virtual or not os.environ.get("DISPLAY")
+        if virtual:
+            xvfb = stack.enter_context(Xvfb(max(1280, window[0] + 40), max(1024, window[1] + 40)))
+            display = xvfb
+            print(f"demo: private virtual display {xvfb.display}", flush=True)
+        else:
+            display = os.environ["DISPLAY"]
+        first = "beginner" if args.beginner else "expert"
+        mines = stack.enter_context(GnomeMines(display, theme=args.theme, window=window, level=first))
+        print(f"demo: private GNOME Mines ({args.theme}, window {window[0]}x{window[1]})", flush=True)
+        solver = Solver()
+        try:
+            for level, count in (("beginner", args.beginner), ("expert", args.expert)):
+                if not count:
+                    continue
+                game = LiveGame(mines.display, level=level, recorder=recorder, frames_dir=out,
+                                window_id=mines.window.id)
+                stack.callback(game.close)
+                before = len(session.results)
+                play_session(game, solver, count, session, level)
+                done = session.results[before:]
+                wins = sum(r["result"] == "won" for r in done)
+                won_secs = sorted(r["seconds"] for r in done if r["result"] == "won")
+                per_level[level] = {"games": len(done), "wins": wins,
+                                    "median_won_seconds": won_secs[len(won_secs) // 2] if won_secs else None}
+        except KeyboardInterrupt:
+            raise Interrupted("interrupted; finished games are in " + str(log)) from None
+        finally:
+            if recorder is not None:
+                recorder.close()
+            summary = session.summary()
+            summary["levels"] = per_level
+            summary["theme"], summary["window"] = args.theme, list(window)
+            summary["wall_seconds"] = round(time.monotonic() - started, 2)
+            (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
+    print(session.summary_line())
+    print(f"demo: results in {out}/ (summary.json, games.jsonl, one PNG per finished board)")
+    if args.json:
+        print(json.dumps({k: summary[k] for k in SUMMARY_KEYS}))
+    return 0

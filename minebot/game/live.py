@@ -1,0 +1,622 @@
+"""The live game: the real GNOME Mines window, read from the screen and played with the mouse.
+
+Why it is built this way:
+
+- The window is found through X11 (title ``Mines``, class ``gnome-mines``) so the capture is
+  exactly its rectangle; when no such window exists the whole screen is captured and the
+  board located in it. Before every batch of clicks the window's geometry, focus and stacking
+  are checked again: a moved, resized, covered or closed window is re-located or the run
+  stops, it is never clicked blind.
+- GNOME Mines pauses when it loses focus, so focus is re-asserted whenever it is lost.
+- The pointer is parked inside the window but off the board before each capture, because a
+  hovered cell changes colour.
+- Every click goes to the centre of a cell of the board just read, through ``Pointer``, which
+  refuses any point outside that board's rectangle.
+- After a batch, the game is watched (not slept on): every clicked cell must change on screen,
+  then two consecutive grabs must agree, then the read board must show what the moves should
+  have done (opened cells revealed, nothing revealed changed) or the frame is read again.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from ..board import Board, Cell, GameState
+from ..errors import InconsistentBoardError, MinebotError, NoGameError
+from ..levels import LEVELS
+from ..move import Action, Move
+from .base import Game
+
+STANDARD_MINES = {(lv.rows, lv.cols): lv.mines for lv in LEVELS.values()}
+CHOOSER_KEYS = {"beginner": "1", "intermediate": "2", "expert": "3"}
+
+
+HOVER_GRACE = 0.06
+"""Seconds after a click during which a cell in hover/pressed colour is not yet its result."""
+
+_TRANSIENT_BGR = np.array([[0xCF, 0xD7, 0xD3], [0x85, 0x8A, 0x88]], dtype=np.uint8)
+
+
+def _looks_transient(crop: np.ndarray) -> bool:
+    """Mostly the hover (#d3d7cf) or pressed (#888a85) colour: a cell between states."""
+    if crop.size == 0:
+        return False
+    inner = crop[crop.shape[0] // 4: -crop.shape[0] // 4 or None, crop.shape[1] // 4: -crop.shape[1] // 4 or None]
+    flat = inner.reshape(-1, 3)
+    hits = (flat[:, None, :] == _TRANSIENT_BGR[None, :, :]).all(axis=2).any(axis=1)
+    return bool(hits.mean() > 0.9)
+
+
+class ScreenMismatchError(MinebotError):
+    """The screen did not show what the moves should have produced; ``frame`` is saved."""
+
+
+def _rect_tuple(rect) -> tuple[int, int, int, int]:
+    return rect.left, rect.top, rect.width, rect.height
+
+
+class LiveGame(Game):
+    """A GNOME Mines window on an X display (``$DISPLAY`` by default).
+
+    ``level`` (beginner/intermediate/expert) or ``custom=(rows, cols, mines)`` makes
+    ``start()``/``new_game()`` switch the window to that size; with neither, whatever board the
+    window shows is played, and new games repeat its size. ``recorder`` (a
+    ``minebot.game.replay.Recording``) keeps every frame read and every move made.
+    """
+
+    rules = "zero"   # GNOME Mines: the first click always opens a zero area
+    first_click = None
+
+    def __init__(self, display: str | None = None, *, reader=None, templates: str | None = None,
+                 level: str | None = None, custom: tuple[int, int, int] | None = None,
+                 mines: int | None = None, click_log: str | None = None, recorder=None,
+                 rereads: int = 4, settle_timeout: float = 2.0,
+                 question_marks: bool = True, frames_dir: str | Path | None = None,
+                 window_id: int | None = None) -> None:
+        from ..desktop import X11, Screen
+        from ..input import Pointer
+        if level is not None and level not in LEVELS:
+            raise MinebotError(f"unknown level {level!r}: expected one of {', '.join(LEVELS)}")
+        self.x11 = X11(display)
+        self.display = self.x11.name
+        self.screen = Screen(self.display)
+        self.pointer = Pointer(self.display, log_path=click_log)
+        if reader is None:
+            from ..vision import Reader
+            reader = Reader(templates)
+        self.reader = reader
+        self.level, self.custom = level, custom
+        self.mines_hint = mines if mines is not None else (
+            LEVELS[level].mines if level else (custom[2] if custom else None))
+        self.recorder = recorder
+        self.rereads, self.settle_timeout = rereads, settle_timeout
+        self.question_marks = question_marks
+        self.frames_dir = Path(frames_dir) if frames_dir else Path(".")
+        self.window = None          # WindowInfo, or None when playing the whole screen
+        self.region = None          # Rect captured
+        self.frame: np.ndarray | None = None
+        self.reading = None
+        self.clicks = 0             # clicks in the current game
+        self.dialogs_closed = 0
+        self._frame_index: int | None = None
+        self._verified = False
+        self._window_id = window_id
+        self.locate()
+
+    # -- the window -----------------------------------------------------------------------
+    def locate(self) -> None:
+        """Find the game window (X11), or fall back to the whole screen."""
+        if self._window_id is not None:
+            info = self.x11.info(self._window_id)
+            if info is None or not info.viewable:
+                raise NoGameError(f"window 0x{self._window_id:x} is gone")
+        else:
+            info = self.x11.find_window()
+        if info is not None:
+            self.window = info
+            self.region = info.rect.intersect(self.screen.rect)
+            if self.region is None:
+                raise NoGameError("the GNOME Mines window is entirely off screen")
+            self.x11.watch(info.id)
+            self.focus()
+            self._verified = False
+            return
+        self.window = None
+        self.region = self.screen.rect
+        frame = self.screen.grab(self.region)
+        self.reader.read(frame)   # raises NoGameError when no board is on screen either
+
+    def focus(self) -> None:
+        if self.window is not None and self.x11.focused() != self.window.id:
+            self.x11.focus(self.window.id)
+
+    def _check_window(self) -> bool:
+        """Re-validate the window before clicking. True if the geometry changed (re-read!).
+
+        The full check (geometry, focus, stacking: several X round trips) runs only when X
+        reported a change to the window or to the top-level windows since the last check.
+        """
+        if self.window is None:
+            return False
+        if not self.x11.changed() and self._verified:
+            return False
+        rect = self.x11.rect(self.window.id)
+        if rect is None:
+            again = None if self._window_id is not None else self.x11.find_window()
+            if again is None:
+                raise NoGameError("the GNOME Mines window closed; stopped without clicking")
+            self.window, rect = again, again.rect
+            changed = True
+        else:
+            changed = rect != self.window.rect
+        if changed:
+            self.window = self.x11.info(self.window.id) or self.window
+            self.x11.watch(self.window.id)
+            self.region = rect.intersect(self.screen.rect)
+            if self.region is None:
+                raise NoGameError("the GNOME Mines window moved off screen; stopped")
+        self.focus()
+        changed = self._check_not_covered() or changed
+        self.x11.changed()   # our own focus/raise requests answer with events: drop them
+        self._verified = self.reading is not None
+        return changed
+
+    def _check_not_covered(self) -> bool:
+        """Raise the game over any window lying on the board; stop if that does not help.
+
+        Returns True when the game had to be raised: the caller must read the board again
+        before clicking, since the last frame may not show what is now on top.
+        """
+        if self.window is None or self.reading is None:
+            return False
+        above = self.x11.stacked_above(self.window.id)
+        if not above:
+            return False
+        board = self._board_rect()
+        raised = False
+        for wid in above:
+            info = self.x11.info(wid)
+            if info is None or info.transient_for == self.window.id:
+                continue   # gone, or our own dialog (handled by _close_dialogs)
+            if info.rect.intersect(board) is not None:
+                self.x11.focus(self.window.id)   # raises our window
+                raised = True
+                if wid in self.x11.stacked_above(self.window.id):
+                    raise NoGameError(f"the board is covered by another window ({info.title!r}); "
+                                      "stopped without clicking")
+        return raised
+
+    def _close_dialogs(self) -> bool:
+        """Close the "Congratulations!" (or any) dialog of the game with Escape.
+
+        Returns once the game has repainted the area the dialog covered: with no compositor
+        the stale dialog pixels stay on screen until then.
+        """
+        if self.window is None:
+            return False
+        dialogs = self.x11.dialogs_of(self.window.id)
+        if not dialogs:
+            return False
+        covered = [d.rect.intersect(self.region) for d in dialogs]
+        shot = self.grab()
+        from ..desktop.mines import send_keys
+        for dialog in dialogs:
+            self.x11.focus(dialog.id)
+            send_keys(self.x11, "Escape")
+        deadline = time.monotonic() + 3.0
+        while self.x11.dialogs_of(self.window.id) and time.monotonic() < deadline:
+            time.sleep(0.002)
+        self.dialogs_closed += len(dialogs)
+        self.x11.focus(self.window.id)
+        boxes = [(r.left - self.region.left, r.top - self.region.top, r.right - self.region.left,
+                  r.bottom - self.region.top) for r in covered if r is not None]
+        deadline = time.monotonic() + 1.0
+        while boxes and time.monotonic() < deadline:
+            now = self.grab()
+            if now.shape != shot.shape or all(
+                    not np.array_equal(now[t:b, l:r], shot[t:b, l:r]) for l, t, r, b in boxes):
+                break
+            time.sleep(0.003)
+        return True
+
+    def key(self, combo: str) -> None:
+        from ..desktop.mines import send_keys
+        self.focus()
+        send_keys(self.x11, combo)
+
+    # -- geometry of the last reading ------------------------------------------------------
+    def _board_rect(self):
+        from ..desktop import Rect
+        left, top, right, bottom = self.reading.board_px
+        return Rect(self.region.left + left, self.region.top + top, right - left, bottom - top)
+
+    def _bounds(self) -> tuple[int, int, int, int]:
+        b = self._board_rect()
+        return b.left, b.top, b.right, b.bottom
+
+    def _cell_point(self, cell: tuple[int, int]) -> tuple[float, float]:
+        x0, y0, x1, y1 = self.reading.cell_rects[cell]
+        return self.region.left + (x0 + x1 - 1) / 2, self.region.top + (y0 + y1 - 1) / 2
+
+    def park(self) -> None:
+        """Pointer inside the window (or region) but off the board: no hovered cell."""
+        x, y, bounds = self._park_point()
+        self.pointer.move(x, y, bounds)
+
+    def _park_point(self) -> tuple[int, int, tuple[int, int, int, int]]:
+        region = self.region
+        if self.reading is None:
+            x, y = region.left + 3, region.top + region.height // 2
+        else:
+            board = self._board_rect()
+            gaps = [  # (room, x, y) candidates around the board, inside the region
+                (board.left - region.left, (region.left + board.left) // 2, board.top + board.height // 2),
+                (region.right - board.right, (board.right + region.right) // 2, board.top + board.height // 2),
+                (region.bottom - board.bottom, board.left + board.width // 2, (board.bottom + region.bottom) // 2),
+                (board.top - region.top, board.left + board.width // 2, (region.top + board.top) // 2),
+            ]
+            room, x, y = max(gaps)
+            if room < 2:
+                raise NoGameError("no room off the board to park the pointer")
+        return x, y, (region.left, region.top, region.right, region.bottom)
+
+    # -- observe -----------------------------------------------------------------------------
+    def grab(self) -> np.ndarray:
+        return self.screen.grab(self.region)
+
+    def observe(self) -> Board:
+        return self._observe(expect=None)
+
+    def _observe(self, expect=None) -> Board:
+        """Capture and read until a clean, settled read (and, with ``expect``, a plausible one)."""
+        from ..vision.reader import NoBoardError, UnmatchedCellsError
+        last_error: Exception | None = None
+        for attempt in range(self.rereads + 1):
+            if attempt:
+                self._close_dialogs()
+                self._check_window()
+            self.park()
+            frame = self._settled(None)
+            try:
+                reading = self.reader.read(frame)
+            except NoBoardError as exc:
+                last_error = exc
+                if self._close_dialogs():
+                    continue
+                if exc.state is GameState.PAUSED:
+                    self.x11.focus(self.window.id) if self.window else None
+                time.sleep(0.05)
+                continue
+            except UnmatchedCellsError as exc:
+                last_error = exc
+                if self._close_dialogs():
+                    continue
+                time.sleep(0.03)
+                continue
+            if reading.suspect and attempt < self.rereads:
+                last_error = MinebotError(f"cells looked hovered or pressed: {reading.suspect[:5]}")
+                time.sleep(0.02)
+                continue
+            board = self._with_mines(reading)
+            if expect is not None:
+                problem = expect(board)
+                if problem:
+                    last_error = ScreenMismatchError(problem)
+                    if self._close_dialogs():
+                        continue
+                    time.sleep(0.02)
+                    continue
+            self._accept(frame, reading)
+            return board
+        self.frame = frame
+        saved = self.save_frame("unreadable")
+        raise type(last_error)(f"{last_error} (after {self.rereads + 1} reads; frame saved "
+                               f"to {saved})") if isinstance(last_error, ScreenMismatchError) \
+            else NoGameError(f"could not read the board: {last_error}; frame saved to {saved}")
+
+    def _settled(self, before: np.ndarray | None, cells: Sequence[tuple[int, int]] = ()) -> np.ndarray:
+        """A frame taken after the screen reacted to our clicks and stopped changing.
+
+        With ``before`` and ``cells``: first wait until every clicked cell looks different from
+        ``before`` (a reveal shows ~10 ms after the button comes up). Then grab until two
+        consecutive frames agree on the board area (the clock is outside it).
+        """
+        deadline = time.monotonic() + self.settle_timeout
+        frame = self.grab()
+        if before is not None and cells and self.reading is not None and before.shape == frame.shape:
+            rects = [self.reading.cell_rects[c] for c in cells]
+            clicked_at = time.monotonic()
+            while time.monotonic() < deadline:
+                changed = all(not np.array_equal(frame[y0:y1, x0:x1], before[y0:y1, x0:x1])
+                              for x0, y0, x1, y1 in rects)
+                # Right after the button comes up the cell may still show the hover or pressed
+                # colour (the reveal follows ~10 ms later): not the result yet.
+                if changed and (time.monotonic() - clicked_at > HOVER_GRACE or
+                                not any(_looks_transient(frame[y0:y1, x0:x1]) for x0, y0, x1, y1 in rects)):
+                    break
+                time.sleep(0.001)
+                frame = self.grab()
+            # GTK may paint a change in several pieces: one more grab a few ms later must
+            # agree on the whole board before the frame is read.
+            quiet = 0.004
+        else:
+            quiet = 0.012
+        area = self.reading.board_px if self.reading is not None else None
+
+        def key(f):
+            if area is None or f.shape != frame.shape:
+                return f
+            return f[area[1]:area[3], area[0]:area[2]]
+        while time.monotonic() < deadline:
+            time.sleep(quiet)
+            nxt = self.grab()
+            if nxt.shape == frame.shape and np.array_equal(key(nxt), key(frame)):
+                return nxt
+            frame = nxt
+        return frame
+
+    # -- act ---------------------------------------------------------------------------------
+    def _clicks_for(self, move: Move, code: int) -> list[str]:
+        """The buttons to press on a cell showing ``code`` to carry out ``move``."""
+        if move.action is Action.OPEN:
+            if code in (Cell.COVERED, Cell.QUESTION) or code <= 8:
+                return ["left"]
+            return []   # a flag blocks a reveal: never click through it
+        if move.action is Action.CHORD:
+            return ["left"] if code <= 8 else []
+        if move.action is Action.FLAG:
+            if code == Cell.COVERED:
+                return ["right"]
+            if code == Cell.QUESTION:
+                return ["right", "right"]
+            return []
+        if move.action is Action.UNFLAG:
+            if code == Cell.FLAG:
+                return ["right", "right"] if self.question_marks else ["right"]
+            if code == Cell.QUESTION:
+                return ["right"]
+            return []
+        raise MinebotError(f"unknown action {move.action!r}")
+
+    def act(self, moves: Sequence[Move]) -> Board:
+        if self.reading is None:
+            self.observe()
+        board = self.reading.board
+        if board.is_over:
+            return board
+        if self._check_window():
+            board = self.observe()   # moved or resized: read again before any click
+        moves = list(moves)
+        if self.recorder is not None and self._frame_index is not None:
+            self.recorder.add_moves(self._frame_index, moves)
+        # With flags on the board a click on a number revealed by an earlier click of the same
+        # batch could chord around a wrong flag: then play one move per capture.
+        batch = 1 if (board.cells == Cell.FLAG).any() else len(moves)
+        i = 0
+        while i < len(moves) and not board.is_over:
+            chunk = moves[i:i + batch]
+            i += batch
+            board = self._play_chunk(board, chunk)
+        return board
+
+    def _play_chunk(self, board: Board, moves: Sequence[Move]) -> Board:
+        before = self.frame
+        bounds = self._bounds()
+        clicked: list[tuple[int, int]] = []
+        points: list[tuple[float, float, str]] = []
+        for move in moves:
+            r, c = move.cell
+            if not (0 <= r < board.rows and 0 <= c < board.cols):
+                raise MinebotError(f"move {move} is outside the {board.cols}x{board.rows} board")
+            buttons = self._clicks_for(move, int(board.cells[move.cell]))
+            if not buttons:
+                continue
+            x, y = self._cell_point(move.cell)
+            points += [(x, y, button) for button in buttons]
+            clicked.append(move.cell)
+        if not clicked:
+            return board
+        self.clicks += len(self.pointer.click_many(points, bounds, park=self._park_point()))
+        expect = self._expectation(board, moves)
+        if before is None:
+            return self._observe(expect=expect)
+        # The settled frame is read first; re-reads (if needed) capture again.
+        return self._observe_with_frame(self._settled(before, clicked), expect)
+
+    def _observe_with_frame(self, frame: np.ndarray, expect) -> Board:
+        """Read the settled frame; on a surprise look for a dialog first, then re-read."""
+        from ..vision.reader import NoBoardError, UnmatchedCellsError
+        for attempt in range(2):
+            problem = None
+            try:
+                reading = self.reader.read(frame)
+            except (NoBoardError, UnmatchedCellsError) as exc:
+                problem = str(exc)
+            else:
+                board = self._with_mines(reading)
+                problem = (f"cells looked hovered or pressed: {reading.suspect[:4]}"
+                           if reading.suspect else expect(board))
+            if problem is None:
+                self._accept(frame, reading)
+                return board
+            if os.environ.get("MINEBOT_DEBUG"):
+                print("minebot: re-reading after:", problem[:200], file=sys.stderr)
+            if not self._close_dialogs():
+                break
+            frame = self._settled(None)   # the board under the closed dialog, redrawn
+        return self._observe(expect=expect)
+
+    def _with_mines(self, reading) -> Board:
+        """The reading's board with the mine total filled in when the counter gave none."""
+        board = reading.board
+        if board.mines is None:
+            mines = self.mines_hint if self.mines_hint is not None else STANDARD_MINES.get(board.shape)
+            if mines is not None:
+                board = board.replace(mines=mines)
+                reading.board = board
+        return board
+
+    def _accept(self, frame: np.ndarray, reading) -> None:
+        self.frame, self.reading = frame, reading
+        if self.recorder is not None:
+            self._frame_index = self.recorder.add_frame(frame, reading)
+
+    def _expectation(self, board: Board, moves: Sequence[Move]):
+        """A check of the next board: None if it is what ``moves`` should produce, else why not."""
+        before = board.cells.copy()
+        shape = board.shape
+        opens = [m.cell for m in moves if m.action in (Action.OPEN, Action.CHORD)
+                 and before[m.cell] in (Cell.COVERED, Cell.QUESTION)]
+        flags = [m.cell for m in moves if m.action is Action.FLAG]
+        unflags = [m.cell for m in moves if m.action is Action.UNFLAG]
+
+        def check(new: Board) -> str | None:
+            if new.shape != shape:
+                return f"the board changed size from {shape} to {new.shape}"
+            if new.state is GameState.LOST:
+                return None
+            cells = new.cells
+            was_open = before <= 8
+            if (cells[was_open] != before[was_open]).any():
+                bad = np.argwhere(was_open & (cells != before))[0]
+                return f"revealed cell {tuple(int(v) for v in bad)} changed"
+            for cell in opens:
+                if cells[cell] > 8 and new.state is not GameState.WON:
+                    return f"cell {cell} was clicked but is not revealed"
+            for cell in flags:
+                if cells[cell] != Cell.FLAG and cells[cell] > 8 and new.state is not GameState.WON:
+                    return f"cell {cell} was flagged but shows no flag"
+            for cell in unflags:
+                if cells[cell] in (Cell.FLAG, Cell.QUESTION):
+                    return f"cell {cell} still shows a mark"
+            return None
+        return check
+
+    # -- games -------------------------------------------------------------------------------
+    def start(self) -> Board:
+        """Bring the window to the requested level (or keep its size) with a fresh board."""
+        self._close_dialogs()
+        self.focus()
+        if self.level is None and self.custom is None:
+            return self.observe()
+        want = (LEVELS[self.level].rows, LEVELS[self.level].cols) if self.level else self.custom[:2]
+        try:
+            board = self.observe()
+        except NoGameError:
+            board = None
+        if board is not None and board.shape == want and not board.revealed.any() \
+                and not (board.cells != Cell.COVERED).any():
+            return board
+        if board is not None and board.shape == want:
+            return self.new_game()
+        self._to_chooser(board)
+        if self.level:
+            self.key(CHOOSER_KEYS[self.level])
+        else:
+            self._custom_dialog()
+        self.reading = None
+        return self._wait_fresh()
+
+    def _to_chooser(self, board: Board | None) -> None:
+        from ..vision.reader import NoBoardError
+        if board is None:
+            try:
+                self.reader.read(self.grab())
+            except NoBoardError as exc:
+                if exc.state is GameState.CHOOSER:
+                    return
+        self.key("ctrl+n")
+        time.sleep(0.15)
+        self._confirm_new_game()
+        time.sleep(0.2)
+
+    def _confirm_new_game(self) -> None:
+        """Answer "Do you want to start a new game?" with Start New Game (keyboard only)."""
+        if self.window is None:
+            return
+        from ..desktop.mines import send_keys
+        for dialog in self.x11.dialogs_of(self.window.id):
+            self.x11.focus(dialog.id)
+            send_keys(self.x11, "Tab")
+            send_keys(self.x11, "Return")
+        deadline = time.monotonic() + 2
+        while self.x11.dialogs_of(self.window.id) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        self.focus()
+
+    def _custom_dialog(self) -> None:
+        """Chooser -> Custom: type width, height and mine percentage, then Play Game."""
+        rows, cols, mines = self.custom
+        self.key("4")
+        time.sleep(0.3)
+        percent = max(1, round(mines * 100 / (rows * cols)))
+        for value in (cols, rows, percent):
+            self.key("ctrl+a")
+            for ch in str(value):
+                self.key(ch)
+            self.key("Tab")
+            self.key("Tab")
+            self.key("Tab")
+        self.key("alt+p")
+        time.sleep(0.3)
+
+    def _wait_fresh(self, timeout: float = 5.0) -> Board:
+        """Read until the new game's all-covered board shows (only that frame is recorded)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            recorder, self.recorder = self.recorder, None
+            try:
+                board = self.observe()
+            except NoGameError:
+                board = None
+                if time.monotonic() > deadline:
+                    raise
+            finally:
+                self.recorder = recorder
+            if board is not None and not (board.cells != Cell.COVERED).any():
+                self.clicks = 0
+                if recorder is not None:
+                    self._frame_index = recorder.add_frame(self.frame, self.reading)
+                return board
+            if time.monotonic() > deadline:
+                raise NoGameError("no fresh board appeared after starting a new game")
+            time.sleep(0.05)
+
+    def new_game(self) -> Board:
+        """Play Again: the same size (Ctrl+R), confirming if a game is in progress."""
+        self._close_dialogs()
+        self.focus()
+        in_progress = self.reading is not None and not self.reading.board.is_over and \
+            (self.reading.board.cells != Cell.COVERED).any()
+        if self.reading is not None and not in_progress and \
+                not (self.reading.board.cells != Cell.COVERED).any():
+            return self.reading.board   # already fresh
+        self.key("ctrl+r")
+        if in_progress:
+            time.sleep(0.15)
+            self._confirm_new_game()
+        self.reading = None
+        if self.recorder is not None:
+            self.recorder.next_game()
+        return self._wait_fresh()
+
+    def save_frame(self, what: str) -> Path | None:
+        """Write the last frame as a PNG (for error reports); returns its path."""
+        if self.frame is None:
+            return None
+        import cv2
+        self.frames_dir.mkdir(parents=True, exist_ok=True)
+        path = self.frames_dir / f"minebot-{what}-{time.strftime('%Y%m%d-%H%M%S')}.png"
+        cv2.imwrite(str(path), self.frame)
+        return path
+
+    def close(self) -> None:
+        self.pointer.close()
+        self.screen.close()
+        self.x11.close()
