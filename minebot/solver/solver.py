@@ -71,6 +71,12 @@ class Solver:
             moves.extend(Move(Action.FLAG, cell, 1.0) for cell in result.mines if not flags[cell])
         if moves:
             return moves
+        if len(result.mines) == int(board.unknown.sum()):
+            # Every unknown cell is a mine: the game is won already (the engine or window will
+            # say so); flagging them is the only move left and harmless.
+            self.last_reason = "every unknown cell is a mine"
+            flags = board.flags
+            return [Move(Action.FLAG, cell, 1.0) for cell in result.mines if not flags[cell]]
         choice = self.guess(result)
         self.last_reason = choice.reason
         return self._open(board, choice.cell, choice.p_mine)

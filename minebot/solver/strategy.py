@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .backbone import any_certain_safe
+from .backbone import _solver_for, any_certain_safe, frontier_bounds
 from .endgame import Endgame, enumerate_layouts
 from .constraints import Constraints, with_revealed
 from .probability import CountCache, Counts, count_position
@@ -56,6 +56,16 @@ def best_safety(counts: Counts, cons: Constraints) -> tuple[float, bool]:
     return 1.0 - lowest / counts.layouts, lowest == 0
 
 
+def _exactly_one(cons: Constraints, lit_a: int, lit_b: int) -> bool:
+    """Whether every layout has exactly one mine among the two frontier literals."""
+    solver = _solver_for(cons, "native", frontier_bounds(cons))
+    try:
+        return not solver.solve(assumptions=[lit_a, lit_b]) and \
+            not solver.solve(assumptions=[-lit_a, -lit_b])
+    finally:
+        solver.delete()
+
+
 class Guesser:
     """Scores guesses; keeps a component-count cache across the look-ahead's positions."""
 
@@ -92,9 +102,13 @@ class Guesser:
         if not counts.mines_known or len(pool) == 1:
             cell = max(pool, key=lambda c: (safety[c], -self._covered_around(cons, c)))
             return Choice(cell, 1.0 - safety[cell], safety[cell], "safest cell")
+        forced = self._forced_fifty_fifty(cons, counts) if counts.mines_known else None
+        if forced is not None:
+            return Choice(forced, 0.5, 0.5, "forced 50/50: no future number can tell these two "
+                                            "cells apart, so guess it now")
         if self.endgame_layouts and counts.layouts <= self.endgame_layouts:
             found = self._endgame(cons)
-            if found is not None:
+            if found is not None and found[0] is not None:
                 cell, win = found
                 p = 1.0 - safety.get(cell, self._safety_of(cons, counts, cell))
                 return Choice(cell, p, win, f"endgame search over {counts.layouts} layouts: "
@@ -117,6 +131,38 @@ class Guesser:
         reason = (f"look-ahead: {s:.1%} safe now, {survive:.1%} to survive the next move too, "
                   f"{progress:.0%} chance of a certain cell after it")
         return Choice(cell, 1.0 - s, survive, reason)
+
+    @staticmethod
+    def _forced_fifty_fifty(cons: Constraints, counts: Counts) -> Coord | None:
+        """Two cells holding exactly one mine that nothing can ever tell apart.
+
+        Both are touched by exactly the same numbers (so the rest of the board cannot depend on
+        which one is the mine), the numbers allow exactly one mine between them, and every
+        other unknown neighbour of either cell is a certain mine, so no cell that can still be
+        opened would show a number next to them. The guess is unavoidable: take it at once.
+        """
+        layouts = counts.layouts
+        weights = counts.mine_weight
+        certain_mines = {cell for v, cell in enumerate(cons.cells) if weights[v] == layouts}
+        unknown = set(cons.index) | set(cons.background)
+        of_var: dict[int, list[int]] = {}
+        for j, number in enumerate(cons.numbers):
+            for v in number.vars:
+                of_var.setdefault(v, []).append(j)
+        groups: dict[tuple, list[int]] = {}
+        for v, cell in enumerate(cons.cells):
+            if 2 * weights[v] == layouts:
+                groups.setdefault(tuple(of_var.get(v, ())), []).append(v)
+        for key, vs in groups.items():
+            if len(vs) != 2:
+                continue
+            a, b = (cons.cells[v] for v in vs)
+            around = (set(_neighbours(cons.shape, a)) | set(_neighbours(cons.shape, b))) - {a, b}
+            if any(x in unknown and x not in certain_mines for x in around):
+                continue
+            if _exactly_one(cons, vs[0] + 1, vs[1] + 1):
+                return min(a, b)
+        return None
 
     def _endgame(self, cons: Constraints):
         layouts = enumerate_layouts(cons, self.endgame_layouts)

@@ -1,0 +1,74 @@
+"""next_moves: certain cells first (batched), first clicks, forced 50/50s, and guesses that are
+never certain mines."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minebot.board import Board
+from minebot.move import Action
+from minebot.solver import Solver
+from tests.test_solver_bruteforce import brute_force, random_position
+
+
+def test_all_certain_safe_cells_in_one_batch_no_flags_by_default():
+    board = Board.parse('{"mines": 3}\n1---\n1---\n11--\n----\n')
+    moves = Solver().next_moves(board)
+    assert [m.cell for m in moves] == [(1, 2), (2, 2), (3, 2)]
+    assert all(m.action is Action.OPEN and m.p_mine == 0 for m in moves)
+
+
+def test_flags_when_asked_and_wrong_flags_are_cleared_before_opening():
+    board = Board.parse('{"mines": 1}\n01-\n01F\n00F\n')
+    solver = Solver(flag=True)
+    result = solver.analyse(board)
+    # The 0 at (2,1) clears both flagged cells; the 1 at (0,1) then needs (0,2).
+    assert result.wrong_flags == [(1, 2), (2, 2)] and result.mines == [(0, 2)]
+    moves = solver.next_moves(board)
+    assert (Action.UNFLAG, (2, 2)) in [(m.action, m.cell) for m in moves]
+    assert (Action.FLAG, (0, 2)) in [(m.action, m.cell) for m in moves]
+    opens = [i for i, m in enumerate(moves) if m.action is Action.OPEN and m.cell == (2, 2)]
+    unflags = [i for i, m in enumerate(moves) if m.action is Action.UNFLAG and m.cell == (2, 2)]
+    assert unflags and opens and unflags[0] < opens[0]
+
+
+def test_first_click_follows_the_game_or_the_rules():
+    board = Board.covered(16, 30, 99)
+    assert Solver().next_moves(board, first_click=(5, 6))[0].cell == (5, 6)
+    assert Solver().next_moves(board, rules="zero")[0].cell == (3, 3)
+    assert Solver().next_moves(board, rules="safe")[0].cell == (0, 0)
+    assert Solver().next_moves(Board.covered(8, 8, 10), rules="zero")[0].cell == (2, 2)
+
+
+def test_forced_fifty_fifty_is_recognised():
+    # (0,0)/(1,0) hold one mine; their other unknown neighbours (2,0),(2,1) are certain mines,
+    # so no number can ever tell them apart.
+    board = Board.parse('{"mines": 3}\n-10000\n-31000\n--1000\n221000\n000000\n')
+    solver = Solver()
+    move = solver.next_moves(board)[0]
+    assert move.cell in {(0, 0), (1, 0)} and move.p_mine == 0.5
+    assert solver.last_reason.startswith("forced 50/50")
+    # With an unknown cell next to the pair that could still be opened, it is not forced.
+    board = Board.parse('{"mines": 1}\n01--\n01--\n')
+    solver.next_moves(board)
+    assert not solver.last_reason.startswith("forced 50/50")
+
+
+def test_guesses_are_never_certain_mines_and_are_among_the_safest():
+    rng = np.random.default_rng(3)
+    solver = Solver()
+    checked = 0
+    while checked < 40:
+        board, _ = random_position(rng, max_unknown=14)
+        result = solver.analyse(board, board.mines)
+        if result.safe or len(result.mines) == int(board.unknown.sum()):
+            continue
+        moves = solver.next_moves(board)
+        assert len(moves) in (1, 2)
+        move = moves[-1]
+        assert move.action is Action.OPEN and move.cell not in result.mines
+        unknown, layouts = brute_force(board, board.mines)
+        k = unknown.index(move.cell)
+        p = layouts[:, k].mean()
+        assert abs(move.p_mine - p) < 1e-9
+        checked += 1
