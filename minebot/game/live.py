@@ -598,8 +598,11 @@ class LiveGame(Game):
                 not (self.reading.board.cells != Cell.COVERED).any():
             return self.reading.board   # already fresh
         self.key("ctrl+r")
-        if in_progress:
-            time.sleep(0.15)
+        if in_progress or self.reading is None:
+            # Mid-game (or unknown) GNOME Mines asks "start a new game?": answer it.
+            deadline = time.monotonic() + 0.3
+            while time.monotonic() < deadline and not self.x11.dialogs_of(self.window.id):
+                time.sleep(0.01)
             self._confirm_new_game()
         self.reading = None
         if self.recorder is not None:

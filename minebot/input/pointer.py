@@ -156,6 +156,12 @@ class Pointer:
         buttons = {"left": 1, "middle": 2, "right": 3}
         made = []
         now = time.time()
+        # Ctrl-C is held back while the batch goes out (about a millisecond), so it can never
+        # leave a button pressed between a press and its release; it is raised right after.
+        import signal
+        blocked = hasattr(signal, "pthread_sigmask")
+        if blocked:
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             for xi, yi, button in checked:
                 click = Click(xi, yi, button, now, tuple(int(v) for v in bounds))
@@ -166,8 +172,10 @@ class Pointer:
                 fake_input(display, X.ButtonRelease, buttons[button])
             if rest is not None:   # then off the board, so no cell is left hovered
                 fake_input(display, X.MotionNotify, x=rest[0], y=rest[1])
-        finally:
             display.sync()
+        finally:
+            if blocked:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
             if self._log_file:
                 import json
                 for click in made:

@@ -1,0 +1,118 @@
+"""Benchmark live play on the real GNOME Mines under a private Xvfb.
+
+    python benchmarks/live_play.py --level expert --games 200 --out benchmarks/results/live-expert
+
+Starts its own Xvfb and GNOME Mines (theme and window size chosen), plays ``--games`` games
+with the same loop, reader and solver as ``minebot play``, and prints win rate (with a 95 %
+Wilson interval), median wall time of a won game, clicks, guesses, and the median time per
+turn split into capture+settle, read and solve. Every finished game is appended to
+``games.jsonl`` at once; ``summary.json`` is rewritten after every game, so an interrupted run
+keeps its figures. A game the bot had to stop (unreadable frame, inconsistent board) is
+counted as ``stopped`` with its reason and frame; a new game is started and the run goes on.
+
+Compare the win rate with the engine under the same rule: ``minebot bench --size 30x16
+--mines 99 --rules zero --games N``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 0.0
+    p = wins / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return c - h, c + h
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--level", default="beginner", choices=("beginner", "intermediate", "expert"))
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--theme", default="bgcolors", choices=("bgcolors", "default", "classic"))
+    ap.add_argument("--window", default="1010x656", help="X window size WxH")
+    ap.add_argument("--out", default=None, help="folder for games.jsonl, summary.json, stopped frames")
+    ap.add_argument("--minutes", type=float, default=None, help="stop starting new games after this")
+    args = ap.parse_args(argv)
+
+    from minebot.desktop import GnomeMines, Xvfb
+    from minebot.errors import InconsistentBoardError, MinebotError
+    from minebot.game.live import LiveGame
+    from minebot.loop import play_game
+    from minebot.solver import Solver
+
+    window = tuple(int(v) for v in args.window.lower().split("x"))
+    out = Path(args.out or f"benchmarks/results/live-{args.level}-{args.theme}-{args.window}")
+    out.mkdir(parents=True, exist_ok=True)
+    log = (out / "games.jsonl").open("a", encoding="utf-8")
+    results: list[dict] = []
+    started = time.monotonic()
+
+    def summary() -> dict:
+        done = [r for r in results if r["result"] in ("won", "lost")]
+        wins = sum(r["result"] == "won" for r in done)
+        won_secs = [r["seconds"] for r in done if r["result"] == "won"]
+        lo, hi = wilson(wins, len(done))
+        return {
+            "level": args.level, "theme": args.theme, "window": list(window),
+            "games": len(done), "wins": wins,
+            "win_rate": round(wins / len(done), 4) if done else None,
+            "win_rate_95": [round(lo, 4), round(hi, 4)],
+            "stopped": sum(r["result"] == "stopped" for r in results),
+            "median_won_seconds": round(statistics.median(won_secs), 3) if won_secs else None,
+            "median_seconds": round(statistics.median([r["seconds"] for r in done]), 3) if done else None,
+            "clicks": sum(r.get("clicks", 0) for r in done),
+            "guesses": sum(r.get("guesses", 0) for r in done),
+            "median_solve_ms_per_turn": round(statistics.median(
+                [ms for r in done for ms in r.get("move_ms", [])]), 2) if done else None,
+            "wall_minutes": round((time.monotonic() - started) / 60, 2),
+        }
+
+    solver = Solver()
+    with Xvfb(1920, 1080) as xvfb, GnomeMines(xvfb, theme=args.theme, window=window,
+                                               level=args.level) as mines:
+        game = LiveGame(mines.display, level=args.level, window_id=mines.window.id, frames_dir=out)
+        try:
+            for n in range(1, args.games + 1):
+                if args.minutes and time.monotonic() - started > 60 * args.minutes:
+                    break
+                game.start() if n == 1 else game.new_game()
+                try:
+                    r = play_game(game, solver)
+                    rec = {"game": n, "result": r.result, "seconds": round(r.seconds, 4),
+                           "clicks": r.clicks, "guesses": r.guesses, "turns": r.turns,
+                           "move_ms": [round(m, 2) for m in r.move_ms]}
+                except (InconsistentBoardError, MinebotError) as exc:
+                    saved = game.save_frame(f"stopped-{n}")
+                    rec = {"game": n, "result": "stopped", "reason": str(exc)[:300],
+                           "frame": str(saved) if saved else None}
+                    game.reading = None
+                results.append(rec)
+                log.write(json.dumps(rec) + "\n")
+                log.flush()
+                s = summary()
+                (out / "summary.json").write_text(json.dumps(s, indent=1) + "\n")
+                print(f"{n}: {rec['result']} {rec.get('seconds', '')} | {s['wins']}/{s['games']} won, "
+                      f"{s['stopped']} stopped, median won {s['median_won_seconds']} s", flush=True)
+        finally:
+            game.close()
+            log.close()
+    print(json.dumps(summary()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
