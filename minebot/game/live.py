@@ -37,6 +37,9 @@ STANDARD_MINES = {(lv.rows, lv.cols): lv.mines for lv in LEVELS.values()}
 CHOOSER_KEYS = {"beginner": "1", "intermediate": "2", "expert": "3"}
 
 
+PARK_OFFSET = 8
+"""Pixels between the board's edge and the parked pointer."""
+
 HOVER_GRACE = 0.06
 """Seconds after a click during which a cell in hover/pressed colour is not yet its result."""
 
@@ -78,7 +81,7 @@ class LiveGame(Game):
                  mines: int | None = None, click_log: str | None = None, recorder=None,
                  rereads: int = 4, settle_timeout: float = 2.0,
                  question_marks: bool = True, frames_dir: str | Path | None = None,
-                 window_id: int | None = None) -> None:
+                 window_id: int | None = None, use_window: bool = True) -> None:
         from ..desktop import X11, Screen
         from ..input import Pointer
         if level is not None and level not in LEVELS:
@@ -107,12 +110,15 @@ class LiveGame(Game):
         self._frame_index: int | None = None
         self._verified = False
         self._window_id = window_id
+        self.use_window = use_window
         self.locate()
 
     # -- the window -----------------------------------------------------------------------
     def locate(self) -> None:
         """Find the game window (X11), or fall back to the whole screen."""
-        if self._window_id is not None:
+        if not self.use_window:
+            info = None
+        elif self._window_id is not None:
             info = self.x11.info(self._window_id)
             if info is None or not info.viewable:
                 raise NoGameError(f"window 0x{self._window_id:x} is gone")
@@ -129,8 +135,16 @@ class LiveGame(Game):
             return
         self.window = None
         self.region = self.screen.rect
-        frame = self.screen.grab(self.region)
-        self.reader.read(frame)   # raises NoGameError when no board is on screen either
+        from ..vision.reader import UnmatchedCellsError
+        try:
+            self.reader.read(self.screen.grab(self.region))
+        except UnmatchedCellsError:
+            pass   # a board is there (read again, with retries, by observe)
+        except NoGameError as exc:
+            where = "no GNOME Mines window" if self.use_window else "window search off"
+            raise NoGameError(f"{where} on display {self.display}, and no board on the whole "
+                              f"screen either ({exc}). Start the game first, or run "
+                              "`minebot demo` for a private one.") from None
 
     def focus(self) -> None:
         if self.window is not None and self.x11.focused() != self.window.id:
@@ -255,11 +269,14 @@ class LiveGame(Game):
             x, y = region.left + 3, region.top + region.height // 2
         else:
             board = self._board_rect()
+            # A few pixels off the board on its roomiest side: inside the window's margin, so
+            # the pointer never leaves the game (with focus-follows-pointer that would pause it).
+            mid_x, mid_y = board.left + board.width // 2, board.top + board.height // 2
             gaps = [  # (room, x, y) candidates around the board, inside the region
-                (board.left - region.left, (region.left + board.left) // 2, board.top + board.height // 2),
-                (region.right - board.right, (board.right + region.right) // 2, board.top + board.height // 2),
-                (region.bottom - board.bottom, board.left + board.width // 2, (board.bottom + region.bottom) // 2),
-                (board.top - region.top, board.left + board.width // 2, (region.top + board.top) // 2),
+                (board.left - region.left, board.left - min(PARK_OFFSET, (board.left - region.left) // 2), mid_y),
+                (region.right - board.right, board.right - 1 + min(PARK_OFFSET, (region.right - board.right) // 2), mid_y),
+                (region.bottom - board.bottom, mid_x, board.bottom - 1 + min(PARK_OFFSET, (region.bottom - board.bottom) // 2)),
+                (board.top - region.top, mid_x, board.top - min(PARK_OFFSET, (board.top - region.top) // 2)),
             ]
             room, x, y = max(gaps)
             if room < 2:
@@ -551,20 +568,26 @@ class LiveGame(Game):
         self.focus()
 
     def _custom_dialog(self) -> None:
-        """Chooser -> Custom: type width, height and mine percentage, then Play Game."""
+        """Chooser -> Custom: type width, height and mine percentage, then Play Game.
+
+        The dialog opens with nothing focused; Tab enters Width, and each further Tab moves
+        to the next number (Height, Percent mines). The game turns the whole percentage back
+        into a count, so the mines played may differ from the request (see mines_hint).
+        """
+        from ..desktop.mines import custom_mines_roundtrip
         rows, cols, mines = self.custom
         self.key("4")
         time.sleep(0.3)
         percent = max(1, round(mines * 100 / (rows * cols)))
+        self.key("Tab")
         for value in (cols, rows, percent):
             self.key("ctrl+a")
             for ch in str(value):
                 self.key(ch)
             self.key("Tab")
-            self.key("Tab")
-            self.key("Tab")
         self.key("alt+p")
         time.sleep(0.3)
+        self.mines_hint = custom_mines_roundtrip(rows, cols, mines)
 
     def _wait_fresh(self, timeout: float = 5.0) -> Board:
         """Read until the new game's all-covered board shows (only that frame is recorded)."""
