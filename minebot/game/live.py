@@ -95,6 +95,7 @@ class LiveGame(Game):
             reader = Reader(templates)
         self.reader = reader
         self.level, self.custom = level, custom
+        self.expected_shape: tuple[int, int] | None = None   # set once a game's board is known
         self.mines_hint = mines if mines is not None else (
             LEVELS[level].mines if level else (custom[2] if custom else None))
         self.recorder = recorder
@@ -321,6 +322,10 @@ class LiveGame(Game):
                 time.sleep(0.02)
                 continue
             board = self._with_mines(reading)
+            if self.expected_shape is not None and board.shape != self.expected_shape:
+                last_error = ScreenMismatchError(self._shape_problem(board))
+                time.sleep(0.02)
+                continue
             if expect is not None:
                 problem = expect(board)
                 if problem:
@@ -459,6 +464,8 @@ class LiveGame(Game):
                 board = self._with_mines(reading)
                 problem = (f"cells looked hovered or pressed: {reading.suspect[:4]}"
                            if reading.suspect else expect(board))
+                if problem is None and self.expected_shape not in (None, board.shape):
+                    problem = self._shape_problem(board)
             if problem is None:
                 self._accept(frame, reading)
                 return board
@@ -468,6 +475,10 @@ class LiveGame(Game):
                 break
             frame = self._settled(None)   # the board under the closed dialog, redrawn
         return self._observe(expect=expect)
+
+    def _shape_problem(self, board: Board) -> str:
+        rows, cols = self.expected_shape
+        return f"read a {board.cols}x{board.rows} board where the game is {cols}x{rows}"
 
     def _with_mines(self, reading) -> Board:
         """The reading's board with the mine total filled in when the counter gave none."""
@@ -520,8 +531,11 @@ class LiveGame(Game):
         """Bring the window to the requested level (or keep its size) with a fresh board."""
         self._close_dialogs()
         self.focus()
+        self.expected_shape = None
         if self.level is None and self.custom is None:
-            return self.observe()
+            board = self.observe()
+            self.expected_shape = board.shape
+            return board
         want = (LEVELS[self.level].rows, LEVELS[self.level].cols) if self.level else self.custom[:2]
         try:
             board = self.observe()
@@ -529,6 +543,7 @@ class LiveGame(Game):
             board = None
         if board is not None and board.shape == want and not board.revealed.any() \
                 and not (board.cells != Cell.COVERED).any():
+            self.expected_shape = board.shape
             return board
         if board is not None and board.shape == want:
             return self.new_game()
@@ -590,7 +605,11 @@ class LiveGame(Game):
         self.mines_hint = custom_mines_roundtrip(rows, cols, mines)
 
     def _wait_fresh(self, timeout: float = 5.0) -> Board:
-        """Read until the new game's all-covered board shows (only that frame is recorded)."""
+        """Read until the new game's all-covered board shows (only that frame is recorded).
+
+        From then on every read of this game must have the same size (``expected_shape``):
+        a read of another size is a misread, read again, never acted on.
+        """
         deadline = time.monotonic() + timeout
         while True:
             recorder, self.recorder = self.recorder, None
@@ -604,6 +623,7 @@ class LiveGame(Game):
                 self.recorder = recorder
             if board is not None and not (board.cells != Cell.COVERED).any():
                 self.clicks = 0
+                self.expected_shape = board.shape
                 if recorder is not None:
                     self._frame_index = recorder.add_frame(self.frame, self.reading)
                 return board
