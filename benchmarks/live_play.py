@@ -49,6 +49,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     from minebot.desktop import GnomeMines, Xvfb
+    from minebot.desktop.xvfb import exit_on_sigterm
+    exit_on_sigterm()
     from minebot.errors import InconsistentBoardError, MinebotError
     from minebot.game.live import LiveGame
     from minebot.loop import play_game

@@ -63,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
     from ..solver import Solver
     from .play import SUMMARY_KEYS, Session, play_session
 
+    from ..desktop.xvfb import exit_on_sigterm
+    exit_on_sigterm()
     if args.beginner < 0 or args.expert < 0 or args.beginner + args.expert == 0:
         raise BadInputError("--beginner and --expert must be >= 0 and not both 0")
     window = _window(args.window)

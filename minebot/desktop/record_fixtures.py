@@ -408,6 +408,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    from .xvfb import exit_on_sigterm
+    exit_on_sigterm()
     rec = Recorder(out, args.seed)
     wanted = set(args.only or [])
     with Xvfb(1920, 1080) as xvfb:

@@ -24,6 +24,31 @@ class DesktopError(MinebotError):
     """The virtual display or the game could not be started or reached."""
 
 
+def die_with_parent() -> None:
+    """``preexec_fn``: have the kernel send SIGTERM to the child when our process dies.
+
+    Context managers stop everything on a normal exit, an exception or Ctrl-C; this covers
+    the rest (SIGKILL, a timeout killing the parent), so no X server or game is left behind.
+    """
+    try:
+        import ctypes
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(1, signal.SIGTERM)   # PR_SET_PDEATHSIG
+    except Exception:
+        pass
+
+
+def exit_on_sigterm() -> None:
+    """Turn SIGTERM (e.g. from ``timeout`` or a CI runner) into SystemExit, so the context
+    managers that own our X server and game run and stop them."""
+    def _handler(signum, frame):
+        raise SystemExit(128 + signum)
+    try:
+        signal.signal(signal.SIGTERM, _handler)
+    except ValueError:   # not the main thread
+        pass
+
+
 def stop_process_group(proc: subprocess.Popen | None, timeout: float = 3.0) -> None:
     """End ``proc`` and everything in its process group (it must lead its own group).
 
@@ -91,7 +116,7 @@ class Xvfb:
                 [exe, "-displayfd", str(write_fd), "-screen", "0",
                  f"{self.width}x{self.height}x{self.depth}", "-nolisten", "tcp", "-noreset"],
                 pass_fds=(write_fd,), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                stderr=self._log, start_new_session=True)
+                stderr=self._log, start_new_session=True, preexec_fn=die_with_parent)
         finally:
             os.close(write_fd)
             self._log.close()
