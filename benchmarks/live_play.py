@@ -1,6 +1,6 @@
 """Benchmark live play on the real GNOME Mines under a private Xvfb.
 
-    python benchmarks/live_play.py --level expert --games 200 --out benchmarks/results/live-expert
+    python benchmarks/live_play.py --level expert --games 200   # -> benchmarks/live_results/
 
 Starts its own Xvfb and GNOME Mines (theme and window size chosen), plays ``--games`` games
 with the same loop, reader and solver as ``minebot play``, and prints win rate (with a 95 %
@@ -46,6 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--window", default="1010x656", help="X window size WxH")
     ap.add_argument("--out", default=None, help="folder for games.jsonl, summary.json, stopped frames")
     ap.add_argument("--minutes", type=float, default=None, help="stop starting new games after this")
+    ap.add_argument("--record", metavar="DIR", help="record every frame and move (minebot replay DIR)")
     args = ap.parse_args(argv)
 
     from minebot.desktop import GnomeMines, Xvfb
@@ -57,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     from minebot.solver import Solver
 
     window = tuple(int(v) for v in args.window.lower().split("x"))
-    out = Path(args.out or f"benchmarks/results/live-{args.level}-{args.theme}-{args.window}")
+    out = Path(args.out or ROOT / "benchmarks" / "live_results" / f"{args.level}-{args.theme}-{args.window}")
     out.mkdir(parents=True, exist_ok=True)
     log = (out / "games.jsonl").open("a", encoding="utf-8")
     results: list[dict] = []
@@ -86,7 +87,10 @@ def main(argv: list[str] | None = None) -> int:
     solver = Solver()
     with Xvfb(1920, 1080) as xvfb, GnomeMines(xvfb, theme=args.theme, window=window,
                                                level=args.level) as mines:
-        game = LiveGame(mines.display, level=args.level, window_id=mines.window.id, frames_dir=out)
+        from minebot.game.replay import Recording
+        recorder = Recording(args.record) if args.record else None
+        game = LiveGame(mines.display, level=args.level, window_id=mines.window.id, frames_dir=out,
+                        recorder=recorder)
         try:
             for n in range(1, args.games + 1):
                 if args.minutes and time.monotonic() - started > 60 * args.minutes:
@@ -112,6 +116,8 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             game.close()
             log.close()
+            if recorder is not None:
+                recorder.close()
     print(json.dumps(summary()))
     return 0
 

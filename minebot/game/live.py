@@ -297,6 +297,7 @@ class LiveGame(Game):
         last_error: Exception | None = None
         for attempt in range(self.rereads + 1):
             if attempt:
+                self._forget_grid()
                 self._close_dialogs()
                 self._check_window()
             self.park()
@@ -361,6 +362,9 @@ class LiveGame(Game):
                 # colour (the reveal follows ~10 ms later): not the result yet.
                 if changed and (time.monotonic() - clicked_at > HOVER_GRACE or
                                 not any(_looks_transient(frame[y0:y1, x0:x1]) for x0, y0, x1, y1 in rects)):
+                    if os.environ.get("MINEBOT_DEBUG"):
+                        print(f"minebot: {len(rects)} cell(s) changed after "
+                              f"{1000 * (time.monotonic() - clicked_at):.1f} ms", file=sys.stderr)
                     break
                 time.sleep(0.001)
                 frame = self.grab()
@@ -471,10 +475,23 @@ class LiveGame(Game):
                 return board
             if os.environ.get("MINEBOT_DEBUG"):
                 print("minebot: re-reading after:", problem[:200], file=sys.stderr)
+            self._forget_grid()
             if not self._close_dialogs():
                 break
             frame = self._settled(None)   # the board under the closed dialog, redrawn
         return self._observe(expect=expect)
+
+    def _forget_grid(self) -> None:
+        """Make the reader locate the grid afresh on the next read.
+
+        A doubtful read may come from a cached grid that no longer fits (the Reader re-checks
+        its cache only by sampling); after any surprise we want a full locate.
+        """
+        forget = getattr(self.reader, "forget", None)
+        if callable(forget):
+            forget()
+        elif hasattr(self.reader, "_grid"):
+            self.reader._grid = None
 
     def _shape_problem(self, board: Board) -> str:
         rows, cols = self.expected_shape
@@ -535,6 +552,8 @@ class LiveGame(Game):
         if self.level is None and self.custom is None:
             board = self.observe()
             self.expected_shape = board.shape
+            if board.is_over:   # a finished game on screen: play a new one of its size
+                return self.new_game()
             return board
         want = (LEVELS[self.level].rows, LEVELS[self.level].cols) if self.level else self.custom[:2]
         try:
