@@ -75,9 +75,18 @@ def classify_glyphs(frame: np.ndarray, boxes, masks: np.ndarray, chars: list[str
 
 def read_counter(frame: np.ndarray, grid, tset) -> tuple[int, int] | None:
     """(flags, total) from the counter label, or None when the set has no glyphs or none found."""
+    found = find_counter(frame, grid, tset)
+    return found[0] if found else None
+
+
+def find_counter(frame: np.ndarray, grid, tset):
+    """((flags, total), (left, top, right, bottom) of the label) or None."""
     if not tset.glyph_images:
         return None
-    masks = np.stack([glyph_mask(g) for g in tset.glyph_images])
+    masks = getattr(tset, "_glyph_masks", None)
+    if masks is None:
+        masks = np.stack([glyph_mask(g) for g in tset.glyph_images])
+        tset._glyph_masks = masks
     h, w = frame.shape[:2]
     x0, y0, x1, y1 = grid.board_px
     region = (x1, max(0, y0 - 200), min(w, x1 + 360), min(h, y1))
@@ -91,5 +100,7 @@ def read_counter(frame: np.ndarray, grid, tset) -> tuple[int, int] | None:
             continue
         m = _COUNTER.match(text)
         if m:
-            return int(m.group(1)), int(m.group(2))
+            box = (min(b[0] for b in line), min(b[1] for b in line),
+                   max(b[0] + b[2] for b in line), max(b[1] + b[3] for b in line))
+            return (int(m.group(1)), int(m.group(2))), box
     return None

@@ -1,11 +1,10 @@
 """Turn every cell of a located grid into a fixed-size colour patch, all cells at once.
 
 Cells differ by 1 px across a board and by 7x between the smallest and the largest window,
-so each tile is area-averaged onto an ``N x N`` patch. The averaging is exact for fractional
-boxes: the frame's integral image is bilinear inside each pixel, so sampling it at fractional
-box corners and differencing gives the true box sums. That is a few numpy gathers over the
-whole grid, with no Python loop over cells or pixels, and it keeps both the colour (needed for
-flat cells, where correlation is meaningless) and the glyph shape.
+so each tile is area-averaged onto an ``N x N`` patch of whole-pixel boxes (box sums from the
+integral image: four exact integer lookups per box). That is one gather over the whole grid,
+with no Python loop over cells or pixels, and it keeps both the colour (needed for flat cells,
+where correlation is meaningless) and the glyph shape.
 """
 
 from __future__ import annotations
@@ -20,27 +19,18 @@ INSET = 0.0
 """Fraction of the tile trimmed on each side before averaging (0: the whole tile)."""
 
 
-def _sample_integral(ii: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
-    """Bilinear samples of integral image ``ii`` at every (ys[a, i], xs[b, j]).
+def _edges(start: np.ndarray, stop: np.ndarray, size: int) -> np.ndarray:
+    """Integer box edges splitting each [start, stop) into ``size`` boxes of near-equal width.
 
-    ``ys``: (A, K) fractional rows, ``xs``: (B, K) fractional columns, in pixel units of the
-    image the integral was taken of. Returns (A, K, B, K, channels).
+    Whole-pixel boxes keep the integral-image lookups exact integers (no interpolation), and
+    the same rounding is applied to templates, so cells and templates are averaged alike.
+    Boxes are at least one pixel wide even for tiles smaller than ``size``.
     """
-    y0 = np.floor(ys).astype(np.intp)
-    x0 = np.floor(xs).astype(np.intp)
-    y0 = np.clip(y0, 0, ii.shape[0] - 2)
-    x0 = np.clip(x0, 0, ii.shape[1] - 2)
-    fy = (ys - y0)[:, :, None, None, None]
-    fx = (xs - x0)[None, None, :, :, None]
-    Y0 = y0[:, :, None, None]
-    X0 = x0[None, None, :, :]
-    a = ii[Y0, X0]
-    b = ii[Y0, X0 + 1]
-    c = ii[Y0 + 1, X0]
-    d = ii[Y0 + 1, X0 + 1]
-    top = a + (b - a) * fx
-    bottom = c + (d - c) * fx
-    return top + (bottom - top) * fy
+    steps = np.linspace(0.0, 1.0, size + 1)
+    edges = np.round(start[:, None] + (stop - start)[:, None] * steps[None, :]).astype(np.intp)
+    for k in range(1, size + 1):          # strictly increasing (only bites on tiny tiles)
+        edges[:, k] = np.maximum(edges[:, k], edges[:, k - 1] + 1)
+    return edges
 
 
 def grid_patches(frame: np.ndarray, x0: np.ndarray, x1: np.ndarray, y0: np.ndarray,
@@ -48,25 +38,29 @@ def grid_patches(frame: np.ndarray, x0: np.ndarray, x1: np.ndarray, y0: np.ndarr
     """Area-averaged patches of every tile: float32 array (rows, cols, size, size, 3).
 
     ``x0``/``x1`` (per column) and ``y0``/``y1`` (per row) are tile edges in frame pixels,
-    exclusive ends. Only the board's bounding box is integrated, so the cost does not grow
-    with the screen size.
+    exclusive ends. Each tile is split into ``size`` x ``size`` whole-pixel boxes; the box sums
+    come from four lookups in the integral image of the board's bounding box (opencv, exact
+    integers), gathered for all cells at once.
     """
     left, top = int(x0.min()), int(y0.min())
     right, bottom = int(x1.max()), int(y1.max())
-    region = np.ascontiguousarray(frame[top:bottom, left:right])
-    ii = cv2.integral(region, sdepth=cv2.CV_64F)  # (H+1, W+1, 3), ii[y, x] = sum above-left
-    steps = np.linspace(0.0, 1.0, size + 1)
-    cx0 = x0 - left + (x1 - x0) * inset
-    cx1 = x1 - left - (x1 - x0) * inset
-    cy0 = y0 - top + (y1 - y0) * inset
-    cy1 = y1 - top - (y1 - y0) * inset
-    xs = cx0[:, None] + (cx1 - cx0)[:, None] * steps[None, :]   # (cols, size+1)
-    ys = cy0[:, None] + (cy1 - cy0)[:, None] * steps[None, :]   # (rows, size+1)
-    s = _sample_integral(ii, ys, xs)                              # (rows, K, cols, K, 3)
+    region = np.ascontiguousarray(frame[top:bottom + size, left:right + size])
+    ii = cv2.integral(region, sdepth=cv2.CV_32S)            # (H+1, W+1, 3), exact
+    ix = np.asarray(x0) - left
+    iy = np.asarray(y0) - top
+    wx = np.asarray(x1) - np.asarray(x0)
+    wy = np.asarray(y1) - np.asarray(y0)
+    cut_x = np.round(wx * inset).astype(np.intp)
+    cut_y = np.round(wy * inset).astype(np.intp)
+    xe = _edges(ix + cut_x, ix + wx - cut_x, size)            # (cols, size+1)
+    ye = _edges(iy + cut_y, iy + wy - cut_y, size)            # (rows, size+1)
+    rows, cols = len(y0), len(x0)
+    s = ii[ye.reshape(-1)[:, None], xe.reshape(-1)[None, :]]  # (rows*(size+1), cols*(size+1), 3)
+    s = s.reshape(rows, size + 1, cols, size + 1, 3)
     sums = s[:, 1:, :, 1:] - s[:, :-1, :, 1:] - s[:, 1:, :, :-1] + s[:, :-1, :, :-1]
-    area = (np.diff(ys, axis=1)[:, :, None, None] * np.diff(xs, axis=1)[None, None, :, :])
-    patches = sums / area[..., None]
-    return patches.transpose(0, 2, 1, 3, 4).astype(np.float32)
+    area = (np.diff(ye, axis=1)[:, :, None, None] * np.diff(xe, axis=1)[None, None, :, :])
+    patches = sums.astype(np.float32) / area[..., None].astype(np.float32)
+    return np.ascontiguousarray(patches.transpose(0, 2, 1, 3, 4))
 
 
 def tile_patch(tile: np.ndarray, size: int = PATCH, inset: float = INSET) -> np.ndarray:

@@ -118,12 +118,13 @@ def _cluster(values: np.ndarray, tolerance: int = 2) -> list[np.ndarray]:
     return np.split(order, breaks)
 
 
-def _lattice(stats: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+def _lattice(stats: np.ndarray, min_tile: int = MIN_TILE, size_tol: int = 1
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
     """From component stats (x, y, w, h, area), the biggest complete lattice of equal tiles."""
     if len(stats) < 4:
         return None
     x, y, w, h, area = (stats[:, i] for i in range(5))
-    square = ((w >= MIN_TILE) & (h >= MIN_TILE) & (np.abs(w - h) <= 2)
+    square = ((w >= min_tile) & (h >= min_tile) & (np.abs(w - h) <= 1 + size_tol)
               & (area >= 0.8 * w * h))
     if square.sum() < 4:
         return None
@@ -132,23 +133,24 @@ def _lattice(stats: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.
     best = None
     # try the most common tile sizes (a board's tiles differ by at most 1 px)
     for size in values[np.argsort(-counts)][:3]:
-        keep = square & (np.abs(w - size) <= 1) & (np.abs(h - size) <= 1)
+        keep = square & (np.abs(w - size) <= size_tol) & (np.abs(h - size) <= size_tol)
         idx = np.flatnonzero(keep)
         if idx.size < 4:
             continue
-        found = _complete_lattice(x[idx], y[idx], w[idx], h[idx], int(size))
+        found = _complete_lattice(x[idx], y[idx], w[idx], h[idx], int(size), size_tol)
         if found is not None and (best is None or found[0].size * found[2].size > best[0].size * best[2].size):
             best = found
     return best
 
 
-def _runs(starts: np.ndarray, size: int) -> list[list[int]]:
+def _runs(starts: np.ndarray, size: int, size_tol: int = 1) -> list[list[int]]:
     """Split sorted cluster start positions into runs with a regular pitch (~ size + gap)."""
     runs: list[list[int]] = [[0]]
     for i in range(1, len(starts)):
         step = starts[i] - starts[i - 1]
         prev_step = starts[runs[-1][-1]] - starts[runs[-1][-2]] if len(runs[-1]) > 1 else None
-        ok = size < step <= size * 1.5 + 4 and (prev_step is None or abs(step - prev_step) <= 2)
+        ok = (size - size_tol < step <= size * 1.5 + 4
+              and (prev_step is None or abs(step - prev_step) <= 1 + size_tol))
         if ok:
             runs[-1].append(i)
         else:
@@ -156,7 +158,7 @@ def _runs(starts: np.ndarray, size: int) -> list[list[int]]:
     return runs
 
 
-def _complete_lattice(x, y, w, h, size):
+def _complete_lattice(x, y, w, h, size, size_tol=1):
     col_groups = _cluster(x)
     row_groups = _cluster(y)
     col_start = np.array([int(np.median(x[g])) for g in col_groups])
@@ -164,8 +166,8 @@ def _complete_lattice(x, y, w, h, size):
     col_order = np.argsort(col_start)
     row_order = np.argsort(row_start)
     best = None
-    for crun in _runs(col_start[col_order], size):
-        for rrun in _runs(row_start[row_order], size):
+    for crun in _runs(col_start[col_order], size, size_tol):
+        for rrun in _runs(row_start[row_order], size, size_tol):
             if len(crun) < 2 or len(rrun) < 2:
                 continue
             cols = [col_groups[col_order[i]] for i in crun]
@@ -196,31 +198,61 @@ def _complete_lattice(x, y, w, h, size):
     return best
 
 
-def locate(frame: np.ndarray, min_cells: int = 2) -> Grid:
-    """Locate the board grid in a BGR frame, or raise ``NoGameError``.
+def _search(frame: np.ndarray, backgrounds, min_tile: int, min_cells: int,
+            size_tol: int = 1) -> Grid | None:
+    """The largest lattice over all candidate background colours.
 
-    ``min_cells``: the fewest rows and columns accepted (GNOME Mines boards have at least 4;
-    the level chooser's 2x2 buttons are found with ``min_cells=2``).
+    Every candidate is tried: with a wrong "background" (say the covered-tile colour) a part of
+    the board can still look like a lattice, but never one as large as the real board.
     """
-    if frame.ndim != 3 or frame.shape[2] != 3:
-        raise NoGameError("the frame is not a colour image")
     best: Grid | None = None
-    for bg in frequent_colours(frame):
+    for bg in backgrounds:
         lo = np.clip(np.array(bg) - BACKGROUND_TOLERANCE, 0, 255).astype(np.uint8)
         hi = np.clip(np.array(bg) + BACKGROUND_TOLERANCE, 0, 255).astype(np.uint8)
         mask = cv2.bitwise_not(cv2.inRange(frame, lo, hi))
-        n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
-        found = _lattice(stats[1:])
+        _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+        found = _lattice(stats[1:], min_tile, size_tol)
         if found is None:
             continue
         x0, x1, y0, y1 = found
         if len(x0) < min_cells or len(y0) < min_cells:
             continue
-        grid = Grid(x0, x1, y0, y1, bg, frame.shape[:2])
+        grid = Grid(x0, x1, y0, y1, tuple(bg), frame.shape[:2])
         if best is None or grid.rows * grid.cols > best.rows * best.cols:
             best = grid
-        if grid.rows >= 4 and grid.cols >= 4:
-            break
-    if best is None:
-        raise NoGameError("no Minesweeper board found in the image")
     return best
+
+
+COARSE_ABOVE = 1_000_000
+"""Frames with more pixels than this are searched at half resolution first."""
+
+
+def locate(frame: np.ndarray, min_cells: int = 2) -> Grid:
+    """Locate the board grid in a BGR frame, or raise ``NoGameError``.
+
+    ``min_cells``: the fewest rows and columns accepted (GNOME Mines boards have at least 4).
+    Large frames (a whole screen) are first searched at half resolution, which keeps every
+    4 px gap visible; the exact edges are then measured at full resolution around the board.
+    """
+    if frame.ndim != 3 or frame.shape[2] != 3:
+        raise NoGameError("the frame is not a colour image")
+    backgrounds = frequent_colours(frame, step=8 if frame.size > 3 * COARSE_ABOVE else 4)
+    grid: Grid | None = None
+    if frame.shape[0] * frame.shape[1] > COARSE_ABOVE:
+        half = np.ascontiguousarray(frame[::2, ::2])
+        coarse = _search(half, backgrounds, MIN_TILE // 2, min_cells, size_tol=2)
+        if coarse is not None:
+            left, top, right, bottom = coarse.board_px
+            pad = int(coarse.pitch) + 4
+            x_a, y_a = max(0, 2 * left - pad), max(0, 2 * top - pad)
+            x_b, y_b = min(frame.shape[1], 2 * right + pad), min(frame.shape[0], 2 * bottom + pad)
+            crop = np.ascontiguousarray(frame[y_a:y_b, x_a:x_b])
+            fine = _search(crop, [coarse.background], MIN_TILE, min_cells)
+            if fine is not None and (fine.rows, fine.cols) == (coarse.rows, coarse.cols):
+                grid = Grid(fine.x0 + x_a, fine.x1 + x_a, fine.y0 + y_a, fine.y1 + y_a,
+                            fine.background, frame.shape[:2])
+    if grid is None:
+        grid = _search(frame, backgrounds, MIN_TILE, min_cells)
+    if grid is None:
+        raise NoGameError("no Minesweeper board found in the image")
+    return grid

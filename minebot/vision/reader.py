@@ -18,9 +18,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from ..board import Board, Cell, CELL_CHARS, GameState
+from ..board import Board, Cell, CELL_CHARS, GameState, neighbour_count
 from ..errors import BadInputError, NoGameError
-from .counter import read_counter
+from .counter import find_counter
 from .features import grid_patches
 from .image import as_frame, load_image
 from .locate import Grid, locate
@@ -109,6 +109,7 @@ class Reader:
         else:
             self._current = None
         self._grid: Grid | None = None
+        self._counter_cache: tuple | None = None
 
     # -- template sets --------------------------------------------------------------
     def _candidates(self) -> list[TemplateSet]:
@@ -184,17 +185,38 @@ class Reader:
                 f"{where}. Use another set (--templates) or teach this look with "
                 f"'minebot calibrate'.", cells, saved)
         codes = m.code.reshape(grid.rows, grid.cols)
-        counter = read_counter(frame, grid, tset)
+        counter = self._counter(frame, grid, tset)
         mines = self.mines_override if self.mines_override is not None else (
             counter[1] if counter else None)
         state = infer_state(codes, mines)
         transient = tset.transient[m.template]
         ambiguous = (m.runner_up < m.distance + MIN_GAP) | (m.runner_up < MIN_RATIO * m.distance)
-        suspect_mask = (transient & (state == GameState.PLAYING)) | ambiguous
+        # A revealed 0 always has every neighbour revealed (the game floods them open). A "0"
+        # next to a covered cell is a hovered/pressed covered cell in a flat colour that
+        # happens to look like an open one (e.g. the hover grey equals the lost-game zero).
+        unrevealed = np.isin(codes, (Cell.COVERED, Cell.FLAG, Cell.QUESTION))
+        odd_zero = ((codes == 0) & (neighbour_count(unrevealed) > 0)).ravel()
+        suspect_mask = (transient & (state == GameState.PLAYING)) | ambiguous | odd_zero
         suspect = [divmod(int(i), grid.cols) for i in np.flatnonzero(suspect_mask)]
         board = Board(codes, mines, state)
         return Reading(board, grid.board_px, grid.cell_rects(), tset.name, suspect,
                        m.distance.reshape(grid.rows, grid.cols), counter)
+
+    def _counter(self, frame: np.ndarray, grid: Grid, tset: TemplateSet) -> tuple[int, int] | None:
+        """The counter, re-read only when the pixels around the last one found changed."""
+        cache = self._counter_cache
+        if cache is not None and cache[0] is grid and cache[1] is tset:
+            left, top, right, bottom = cache[2]
+            if np.array_equal(frame[top:bottom, left:right], cache[3]):
+                return cache[4]
+        found = find_counter(frame, grid, tset)
+        if found is None:
+            self._counter_cache = None
+            return None
+        value, (x0, y0, x1, y1) = found
+        box = (max(0, x0 - 16), max(0, y0 - 2), min(frame.shape[1], x1 + 16), min(frame.shape[0], y1 + 2))
+        self._counter_cache = (grid, tset, box, frame[box[1]:box[3], box[0]:box[2]].copy(), value)
+        return value
 
     def _save_crops(self, frame: np.ndarray, grid: Grid, cells: list[tuple[int, int]]) -> Path | None:
         try:

@@ -101,6 +101,8 @@ class TemplateSet:
     meta: dict = field(default_factory=dict)
     glyph_images: list[np.ndarray] = field(default_factory=list)
     glyph_chars: list[str] = field(default_factory=list)
+    _flat: np.ndarray | None = field(default=None, repr=False)
+    _norms: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def transient(self) -> np.ndarray:
@@ -108,8 +110,22 @@ class TemplateSet:
 
     @classmethod
     def load(cls, name_or_path: str | Path) -> "TemplateSet":
+        """Load a set by name or folder; loaded sets are cached per folder and file time."""
         folder = resolve(str(name_or_path))
         meta_path = folder / META
+        try:
+            key = (str(folder.resolve()), meta_path.stat().st_mtime_ns)
+        except OSError:
+            key = None
+        if key is not None and key in _CACHE:
+            return _CACHE[key]
+        tset = cls._load(folder, meta_path)
+        if key is not None:
+            _CACHE[key] = tset
+        return tset
+
+    @classmethod
+    def _load(cls, folder: Path, meta_path: Path) -> "TemplateSet":
         try:
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError) as exc:
@@ -149,9 +165,14 @@ class TemplateSet:
     def distances(self, patches: np.ndarray) -> np.ndarray:
         """Root-mean-square colour distance of every patch to every template: (M, N)."""
         f = patches.reshape(len(patches), -1).astype(np.float32)
-        t = self.patches.reshape(len(self.patches), -1)
-        d2 = (f * f).sum(1)[:, None] + (t * t).sum(1)[None, :] - 2.0 * (f @ t.T)
+        if self._flat is None:
+            self._flat = np.ascontiguousarray(self.patches.reshape(len(self.patches), -1).T)
+            self._norms = (self._flat * self._flat).sum(0)
+        d2 = (f * f).sum(1)[:, None] + self._norms[None, :] - 2.0 * (f @ self._flat)
         return np.sqrt(np.maximum(d2, 0.0) / f.shape[1])
+
+
+_CACHE: dict[tuple[str, int], TemplateSet] = {}
 
 
 @dataclass
@@ -194,7 +215,7 @@ def write_set(folder: Path, name: str, game: str, theme: str,
                "W": "wrongflag"}.get(label, label)
         n = counts[tag] = counts.get(tag, 0) + 1
         rel = f"cells/{tag}-{look}-{image.shape[1]}px-{n}.png"
-        cv2.imwrite(str(folder / rel), image)
+        cv2.imwrite(str(folder / rel), image, [cv2.IMWRITE_PNG_COMPRESSION, 9])
         entries.append({"file": rel, "label": label, "look": look})
     meta: dict = {"format": FORMAT, "name": name, "game": game, "theme": theme,
                   "patch": PATCH, "cells": entries}
@@ -203,7 +224,7 @@ def write_set(folder: Path, name: str, game: str, theme: str,
         meta["glyphs"] = []
         for i, (image, ch) in enumerate(glyphs):
             rel = f"glyphs/{i:02d}.png"
-            cv2.imwrite(str(folder / rel), image)
+            cv2.imwrite(str(folder / rel), image, [cv2.IMWRITE_PNG_COMPRESSION, 9])
             meta["glyphs"].append({"file": rel, "char": ch})
     if extra:
         meta.update(extra)

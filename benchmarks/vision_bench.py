@@ -1,0 +1,75 @@
+"""Time the vision pipeline on a 30x16 board inside a 1920x1080 frame.
+
+Prints the median time to locate the grid from scratch, to read once located (the live
+player's per-frame path: re-validate the cached grid, average every tile, match all cells,
+read the counter), and the parts of that read. Targets (issue #4): locate < 50 ms, read < 10 ms.
+
+    python benchmarks/vision_bench.py [--repeat N] [--image PNG]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from minebot.vision import Reader, load_image  # noqa: E402
+from minebot.vision.counter import read_counter  # noqa: E402
+from minebot.vision.features import grid_patches  # noqa: E402
+from minebot.vision.locate import locate  # noqa: E402
+from minebot.vision.templates import match  # noqa: E402
+
+
+def timed(fn, repeat: int) -> float:
+    samples = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - t)
+    return statistics.median(samples) * 1000.0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--repeat", type=int, default=50)
+    ap.add_argument("--image", default=str(ROOT / "fixtures/gnome-mines/default-30x16-1290x760-mid.png"))
+    args = ap.parse_args()
+    window = load_image(args.image)
+    frame = np.empty((1080, 1920, 3), np.uint8)
+    frame[:] = (48, 10, 36)
+    frame[161:161 + window.shape[0], 237:237 + window.shape[1]] = window[:1080 - 161, :1920 - 237]
+    reader = Reader()
+    first = reader.read(frame)                     # picks the template set, caches the grid
+    b = first.board
+    print(f"frame 1920x1080, board {b.cols}x{b.rows} at {first.board_px}, set {first.templates}, "
+          f"repeat {args.repeat}")
+    t_locate = timed(lambda: locate(frame, min_cells=4), args.repeat)
+    t_read = timed(lambda: reader.read(frame), args.repeat)
+    grid = reader._grid
+    tset = reader._current
+    t_valid = timed(lambda: grid.still_valid(frame), args.repeat)
+    patches = grid_patches(frame, grid.x0, grid.x1, grid.y0, grid.y1)
+    flat = patches.reshape(-1, *patches.shape[2:])
+    t_patch = timed(lambda: grid_patches(frame, grid.x0, grid.x1, grid.y0, grid.y1), args.repeat)
+    t_match = timed(lambda: match(tset, flat), args.repeat)
+    t_counter = timed(lambda: read_counter(frame, grid, tset), args.repeat)
+    t_cold = timed(lambda: Reader(tset.name).read(frame), max(3, args.repeat // 10))
+    print(f"locate (from scratch)         {t_locate:7.2f} ms   target < 50")
+    print(f"read, grid located (cached)   {t_read:7.2f} ms   target < 10")
+    print(f"  re-validate cached grid     {t_valid:7.2f} ms")
+    print(f"  tile patches (all cells)    {t_patch:7.2f} ms")
+    print(f"  match {len(tset.patches):3d} templates        {t_match:7.2f} ms")
+    print(f"  counter                     {t_counter:7.2f} ms")
+    print(f"new Reader + locate + read    {t_cold:7.2f} ms   (loads the set each time)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
