@@ -15,6 +15,7 @@ guessed anyway, and guessing them first wastes no work if they go wrong.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from .backbone import _solver_for, any_certain_safe, frontier_bounds
@@ -72,7 +73,9 @@ class Guesser:
     UNKNOWN_TOTAL_SAFETY = 0.8   # background guess without a mine total: typical density
 
     def __init__(self, cache: CountCache, candidates: int = 4, margin: float = 0.06,
-                 background_reps: int = 2, endgame_layouts: int = 40, endgame_budget: int = 3000) -> None:
+                 background_reps: int = 2, endgame_layouts: int = 40, endgame_budget: int = 3000,
+                 time_budget: float = 0.06) -> None:
+        self.time_budget = time_budget
         self.endgame_layouts = endgame_layouts
         self.endgame_budget = endgame_budget
         self.cache = cache
@@ -115,17 +118,27 @@ class Guesser:
                                             f"{win:.1%} to win from here")
         scored = []
         floor = -1.0
+        deadline = time.perf_counter() + self.time_budget
+        ranked = sorted(pool, key=lambda c: (-safety[c], self._covered_around(cons, c)))
         # Safest first: a cell cannot score above its own safety, so once some cell's score
         # beats another's safety that one need not be looked at (same choice, less work).
-        for cell in sorted(pool, key=lambda c: -safety[c]):
+        # Past the time budget the best cell so far is played (or the safest, if none).
+        for cell in ranked:
             if safety[cell] < floor - 1e-9:
                 continue
-            found = self._look_ahead(cons, cell, layouts, safety[cell], floor)
+            found = self._look_ahead(cons, cell, layouts, safety[cell], floor, deadline)
             if found is None:
+                if time.perf_counter() > deadline:
+                    break
                 continue
             survive, progress = found
             floor = max(floor, survive)
             scored.append((survive, progress, safety[cell], cell))
+            if time.perf_counter() > deadline:
+                break
+        if not scored:
+            cell = ranked[0]
+            return Choice(cell, 1.0 - safety[cell], safety[cell], "safest cell (look-ahead out of time)")
         scored.sort(key=lambda t: (round(t[0], 12), round(t[1], 12), t[2]), reverse=True)
         survive, progress, s, cell = scored[0]
         reason = (f"look-ahead: {s:.1%} safe now, {survive:.1%} to survive the next move too, "
@@ -207,7 +220,7 @@ class Guesser:
         return reps
 
     def _look_ahead(self, cons: Constraints, cell: Coord, layouts: int, safe: float = 1.0,
-                    floor: float = -1.0) -> tuple[float, float] | None:
+                    floor: float = -1.0, deadline: float = float("inf")) -> tuple[float, float] | None:
         """(P(this guess and the best next move are both safe), P(a certain cell follows)).
 
         None as soon as the score provably stays below ``floor``: what is left of the cell's
@@ -218,7 +231,7 @@ class Guesser:
         seen = 0.0
         n = len(_neighbours(cons.shape, cell))
         for value in range(n + 1):
-            if survive + (safe - seen) < floor - 1e-9:
+            if survive + (safe - seen) < floor - 1e-9 or time.perf_counter() > deadline:
                 return None
             nxt = with_revealed(cons, cell, value)
             if nxt is None:
