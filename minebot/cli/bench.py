@@ -76,6 +76,13 @@ def _play(task: tuple) -> tuple[bool, float, list[float], float]:
 _SOLVERS: dict = {}
 
 
+def _worker_init() -> None:
+    """Workers leave Ctrl-C and SIGTERM to the parent, which stops them and reports."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def summarise(outcomes: list[tuple]) -> dict:
     """The figures of a run. Game and move times are wall-clock (what a player would wait);
     ``cpu_ms_per_game_mean`` is the process CPU time, which other load on the machine does not
@@ -147,10 +154,15 @@ def run(args) -> int:
     start = time.perf_counter()
     pool = None
     interrupted = False
+    import signal
+
+    def _stop(signum, frame):   # SIGTERM too: report what was played instead of losing it
+        raise KeyboardInterrupt
+    previous = signal.signal(signal.SIGTERM, _stop)
     try:
         if args.jobs > 1:
             import multiprocessing
-            pool = multiprocessing.get_context("fork").Pool(args.jobs)
+            pool = multiprocessing.get_context("fork").Pool(args.jobs, initializer=_worker_init)
             results = pool.imap(_play, tasks, chunksize=4)
         else:
             results = map(_play, tasks)
@@ -161,6 +173,7 @@ def run(args) -> int:
     except KeyboardInterrupt:
         interrupted = True
     finally:
+        signal.signal(signal.SIGTERM, previous)
         if pool is not None:
             pool.terminate()
             pool.join()
