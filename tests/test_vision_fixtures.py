@@ -130,3 +130,14 @@ def test_cell_rects_tile_the_board_in_order():
     assert widths.min() >= 16 and widths.max() - widths.min() <= 2
     assert (np.diff(rects[..., 0], axis=1) > widths[:, :-1]).all()   # a gap between columns
     assert (np.diff(rects[..., 1], axis=0) > 0).all()
+
+
+def test_reader_switches_set_when_the_theme_shows():
+    """A fresh board looks alike in every theme; the first numbers must switch the set."""
+    reader = Reader()
+    fresh = reader.read(load_image(FIXTURES / "classic-16x16-810x656-fresh.png"))
+    assert (fresh.board.cells == 9).all()
+    png = FIXTURES / "classic-16x16-810x656-mid.png"
+    mid = reader.read(load_image(png))
+    assert mid.templates == "gnome-mines-classic"
+    assert (mid.board.cells == Board.load(png.with_suffix(".board")).cells).all()

@@ -110,6 +110,7 @@ class Reader:
             self._current = None
         self._grid: Grid | None = None
         self._counter_cache: tuple | None = None
+        self._tile: int | None = None
 
     # -- template sets --------------------------------------------------------------
     def _candidates(self) -> list[TemplateSet]:
@@ -127,7 +128,7 @@ class Reader:
         """The set whose templates fit the cells best (fewest unmatched, then lowest error)."""
         best = None
         for tset in self._candidates():
-            m = match(tset, flat)
+            m = match(tset, flat, self._tile)
             score = (int((m.distance > self.max_distance).sum()), float(np.mean(m.distance)))
             if best is None or score < best[0]:
                 best = (score, tset, m)
@@ -167,13 +168,18 @@ class Reader:
         frame = as_frame(frame)
         grid = self.locate(frame)
         patches = grid_patches(frame, grid.x0, grid.x1, grid.y0, grid.y1)
+        self._tile = int(np.median(grid.x1 - grid.x0))
         flat = patches.reshape(grid.rows * grid.cols, *patches.shape[2:])
         if self._current is None:
             self._current, m = self._pick(flat)
         else:
-            m = match(self._current, flat)
-        tset = self._current
+            m = match(self._current, flat, self._tile)
         bad = m.distance > self.max_distance
+        if bad.any() and not self._fixed:
+            # the set picked on an earlier (e.g. all covered) frame may not be this theme's
+            self._current, m = self._pick(flat)
+            bad = m.distance > self.max_distance
+        tset = self._current
         if bad.any():
             cells = [divmod(int(i), grid.cols) for i in np.flatnonzero(bad)]
             self._current = None if not self._fixed else self._current

@@ -38,6 +38,8 @@ from .features import PATCH, tile_patch
 
 FORMAT = 1
 META = "templates.json"
+MAX_STORED = 48
+"""Largest tile side stored as is (bigger tiles are shrunk, their size kept in the metadata)."""
 TRANSIENT_LOOKS = ("hover", "pressed")
 LOOKS = ("normal", "lost", "won") + TRANSIENT_LOOKS
 
@@ -101,8 +103,10 @@ class TemplateSet:
     meta: dict = field(default_factory=dict)
     glyph_images: list[np.ndarray] = field(default_factory=list)
     glyph_chars: list[str] = field(default_factory=list)
+    sizes: np.ndarray | None = None     # (N,) tile width each template was cut from
     _flat: np.ndarray | None = field(default=None, repr=False)
     _norms: np.ndarray | None = field(default=None, repr=False)
+    _subsets: dict = field(default_factory=dict, repr=False)
 
     @property
     def transient(self) -> np.ndarray:
@@ -136,7 +140,7 @@ class TemplateSet:
             raise BadInputError(f"{meta_path}: expected an object with a non-empty 'cells' list")
         if meta.get("format", FORMAT) != FORMAT:
             raise BadInputError(f"{meta_path}: unsupported format {meta.get('format')!r} (expected {FORMAT})")
-        patches, codes, looks, files = [], [], [], []
+        patches, codes, looks, files, sizes = [], [], [], [], []
         for i, entry in enumerate(meta["cells"]):
             where = f"{meta_path}: cells[{i}]"
             if not isinstance(entry, dict) or "file" not in entry or "label" not in entry:
@@ -149,6 +153,10 @@ class TemplateSet:
                 raise BadInputError(f"{where}: look {look!r} is not one of {', '.join(LOOKS)}")
             image = _read_png(folder / entry["file"], where)
             patches.append(tile_patch(image))
+            size = entry.get("size", image.shape[1])
+            if not isinstance(size, int) or isinstance(size, bool) or size <= 0:
+                raise BadInputError(f"{where}: size {size!r} is not a positive whole number")
+            sizes.append(size)
             codes.append(CELL_CHARS.index(label))
             looks.append(look)
             files.append(str(entry["file"]))
@@ -160,15 +168,25 @@ class TemplateSet:
             glyph_images.append(cv2.cvtColor(_read_png(folder / entry["file"], where), cv2.COLOR_BGR2GRAY))
             glyph_chars.append(entry["char"])
         return cls(str(meta.get("name") or folder.name), folder, np.stack(patches),
-                   np.array(codes, dtype=np.int8), looks, files, meta, glyph_images, glyph_chars)
+                   np.array(codes, dtype=np.int8), looks, files, meta, glyph_images, glyph_chars,
+                   np.array(sizes, dtype=np.int32))
 
-    def distances(self, patches: np.ndarray) -> np.ndarray:
-        """Root-mean-square colour distance of every patch to every template: (M, N)."""
+    def distances(self, patches: np.ndarray, subset: np.ndarray | None = None) -> np.ndarray:
+        """Root-mean-square colour distance of every patch to every template (or ``subset``)."""
         f = patches.reshape(len(patches), -1).astype(np.float32)
         if self._flat is None:
             self._flat = np.ascontiguousarray(self.patches.reshape(len(self.patches), -1).T)
             self._norms = (self._flat * self._flat).sum(0)
-        d2 = (f * f).sum(1)[:, None] + self._norms[None, :] - 2.0 * (f @ self._flat)
+        if subset is None:
+            flat, norms = self._flat, self._norms
+        else:
+            key = subset.tobytes()
+            cached = self._subsets.get(key)
+            if cached is None:
+                cached = self._subsets[key] = (np.ascontiguousarray(self._flat[:, subset]),
+                                               self._norms[subset])
+            flat, norms = cached
+        d2 = (f * f).sum(1)[:, None] + norms[None, :] - 2.0 * (f @ flat)
         return np.sqrt(np.maximum(d2, 0.0) / f.shape[1])
 
 
@@ -185,14 +203,46 @@ class Match:
     runner_up: np.ndarray    # (M,) RMS distance to the best template of another code
 
 
-def match(tset: TemplateSet, patches: np.ndarray) -> Match:
-    """Best template for every patch (vectorised over all cells and templates)."""
-    d = tset.distances(patches)
+def _match_subset(tset: TemplateSet, patches: np.ndarray, subset: np.ndarray) -> Match:
+    d = tset.distances(patches, subset)
+    codes = tset.codes[subset]
     best = np.argmin(d, axis=1)
     rows = np.arange(len(d))
-    code = tset.codes[best]
-    other = np.where(tset.codes[None, :] == code[:, None], np.inf, d)
-    return Match(best, code, d[rows, best], other.min(axis=1))
+    code = codes[best]
+    other = np.where(codes[None, :] == code[:, None], np.inf, d)
+    return Match(subset[best], code, d[rows, best], other.min(axis=1))
+
+
+NEAR_SIZE = 3
+"""Templates within this many pixels of the cell size are tried first."""
+
+CLOSE_ENOUGH = 3.0
+"""A cell matched this well among same-size templates is not compared with the rest."""
+
+
+def match(tset: TemplateSet, patches: np.ndarray, tile: int | None = None) -> Match:
+    """Best template for every patch (vectorised over all cells and templates).
+
+    With ``tile`` (the located cell width), templates cut from cells of about that size are
+    tried first: GNOME Mines draws digits at a size that is not proportional to the cell, so
+    those are the right comparison, and fewer templates make the matrix product cheap. Cells
+    that no same-size template fits well are matched against the whole set.
+    """
+    everything = np.arange(len(tset.codes))
+    if tile is None or tset.sizes is None:
+        return _match_subset(tset, patches, everything)
+    near = np.flatnonzero(np.abs(tset.sizes - tile) <= NEAR_SIZE)
+    if len(near) == 0 or len(near) == len(everything):
+        return _match_subset(tset, patches, everything)
+    m = _match_subset(tset, patches, near)
+    far = np.flatnonzero(m.distance > CLOSE_ENOUGH)
+    if len(far):
+        # not clearly matched at this size (a look never seen at this size, or a flat look
+        # recorded at other sizes only): judge these cells against the whole set
+        full = _match_subset(tset, patches[far], everything)
+        for name in ("template", "code", "distance", "runner_up"):
+            getattr(m, name)[far] = getattr(full, name)
+    return m
 
 
 def _read_png(path: Path, where: str) -> np.ndarray:
@@ -205,7 +255,12 @@ def _read_png(path: Path, where: str) -> np.ndarray:
 def write_set(folder: Path, name: str, game: str, theme: str,
               cells: list[tuple[np.ndarray, str, str]],
               glyphs: list[tuple[np.ndarray, str]] | None = None, extra: dict | None = None) -> Path:
-    """Write a set: ``cells`` are (tile image, label, look); ``glyphs`` (image, char)."""
+    """Write a set: ``cells`` are (tile image, label, look); ``glyphs`` (image, char).
+
+    Tiles larger than ``MAX_STORED`` px are stored shrunk (area-averaged: the 16x16 patch is
+    the same within a grey level) with their real size in the metadata, which the matcher uses
+    to prefer templates of the cell size it sees.
+    """
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "cells").mkdir(exist_ok=True)
     entries = []
@@ -214,9 +269,14 @@ def write_set(folder: Path, name: str, game: str, theme: str,
         tag = {"-": "covered", "?": "question", "*": "mine", "F": "flag", "X": "exploded",
                "W": "wrongflag"}.get(label, label)
         n = counts[tag] = counts.get(tag, 0) + 1
-        rel = f"cells/{tag}-{look}-{image.shape[1]}px-{n}.png"
+        size = int(image.shape[1])
+        rel = f"cells/{tag}-{look}-{size}px-{n}.png"
+        if max(image.shape[:2]) > MAX_STORED:
+            f = MAX_STORED / max(image.shape[:2])
+            image = cv2.resize(image, (max(1, round(image.shape[1] * f)), max(1, round(image.shape[0] * f))),
+                               interpolation=cv2.INTER_AREA)
         cv2.imwrite(str(folder / rel), image, [cv2.IMWRITE_PNG_COMPRESSION, 9])
-        entries.append({"file": rel, "label": label, "look": look})
+        entries.append({"file": rel, "label": label, "look": look, "size": size})
     meta: dict = {"format": FORMAT, "name": name, "game": game, "theme": theme,
                   "patch": PATCH, "cells": entries}
     if glyphs:
