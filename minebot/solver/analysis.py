@@ -219,13 +219,15 @@ def inconsistency(cons: Constraints) -> InconsistentBoardError:
     cells = sorted(cons.numbers[j].cell for j in core if j != Explainer.TOTAL)
     total = Explainer.TOTAL in core
     text = ", ".join(f"({r}, {c})" for r, c in cells)
-    msg = "no mine layout fits this board: the numbers at " + (text or "(none)") + " contradict"
-    if total:
-        msg += f" each other given {cons.mines_left} mine(s) left" if cells else ""
-        if not cells:
-            msg = f"no mine layout fits this board: the mine total cannot be met"
+    if total and cells:
+        msg = (f"no mine layout fits this board: the number(s) at {text} and the mine total "
+               f"({cons.mines_left} left to place) cannot all hold")
+    elif total:
+        msg = f"no mine layout fits this board: the mine total ({cons.mines_left} left) cannot be met"
+    elif len(cells) == 1:
+        msg = f"no mine layout fits this board: the number at {text} cannot be met"
     else:
-        msg += " each other" if len(cells) > 1 else ""
+        msg = f"no mine layout fits this board: the numbers at {text} contradict each other"
     err = InconsistentBoardError(msg, cells)
     err.uses_total = total  # type: ignore[attr-defined]
     return err
