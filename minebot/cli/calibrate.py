@@ -29,8 +29,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "calibrate", help="build a template set for a new theme or clone",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Build a template set (PNG tiles + templates.json) from screenshots with "
-                    "known boards, or from an unlabelled screenshot / the live screen by "
+        description="Build a template set (PNG tiles + templates.json) from screenshots with\n"
+                    "known boards, or from an unlabelled screenshot / the live screen by\n"
                     "grouping identical cells and asking you to label each group once.",
         epilog=EPILOG)
     p.add_argument("name", help="name of the new set (a folder name, e.g. my-theme)")

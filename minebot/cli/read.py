@@ -10,16 +10,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "read", help="read the board from a screenshot",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Locate the Minesweeper board in IMAGE (a whole screen or a window), classify "
-                    "every cell with a template set and print the board in the text format "
-                    "(header line with rows, cols, mines, state). The set that fits best is "
+        description="Locate the Minesweeper board in IMAGE (a whole screen or a window), classify\n"
+                    "every cell with a template set and print the board in the text format\n"
+                    "(header line with rows, cols, mines, state). The set that fits best is\n"
                     "picked automatically unless --templates names one.",
-        epilog="Template sets are folders with PNG tiles and templates.json; they are searched "
-               "in $MINEBOT_TEMPLATES, in ~/.local/share/minebot/templates (where 'minebot "
-               "calibrate' writes) and in the repository's templates/ folder.\n"
-               "exit codes: 0 ok, 2 bad input (not an image, bad template set, cells that match "
-               "no template: their crops are saved and named), 4 no board in the image (the "
-               "state, e.g. paused or chooser, is still printed with --json).")
+        epilog="Template sets are folders with PNG tiles and templates.json, searched in\n"
+               "$MINEBOT_TEMPLATES, ~/.local/share/minebot/templates (where 'minebot calibrate'\n"
+               "writes) and the repository's templates/ folder.\n\n"
+               "exit codes: 0 ok; 2 bad input (not an image, bad template set, cells that match\n"
+               "no template: they are named and their crops saved); 4 no board in the image\n"
+               "(the screen's state, e.g. paused or chooser, is still printed with --json).")
     p.add_argument("image", help="screenshot file (PNG, JPEG, ...)")
     p.add_argument("--json", action="store_true",
                    help='print {"rows", "cols", "mines", "state", "board", "board_px", ...}')
