@@ -118,23 +118,25 @@ class Guesser:
                                             f"{win:.1%} to win from here")
         scored = []
         floor = -1.0
-        deadline = time.perf_counter() + self.time_budget
+        deadline = time.process_time() + self.time_budget
         ranked = sorted(pool, key=lambda c: (-safety[c], self._covered_around(cons, c)))
         # Safest first: a cell cannot score above its own safety, so once some cell's score
         # beats another's safety that one need not be looked at (same choice, less work).
-        # Past the time budget the best cell so far is played (or the safest, if none).
+        # Past the time budget the best cell so far is played (or the safest, if none). The
+        # budget is CPU time of this process, so other load on the machine does not change
+        # which cell is chosen.
         for cell in ranked:
             if safety[cell] < floor - 1e-9:
                 continue
             found = self._look_ahead(cons, cell, layouts, safety[cell], floor, deadline)
             if found is None:
-                if time.perf_counter() > deadline:
+                if time.process_time() > deadline:
                     break
                 continue
             survive, progress = found
             floor = max(floor, survive)
             scored.append((survive, progress, safety[cell], cell))
-            if time.perf_counter() > deadline:
+            if time.process_time() > deadline:
                 break
         if not scored:
             cell = ranked[0]
@@ -231,7 +233,7 @@ class Guesser:
         seen = 0.0
         n = len(_neighbours(cons.shape, cell))
         for value in range(n + 1):
-            if survive + (safe - seen) < floor - 1e-9 or time.perf_counter() > deadline:
+            if survive + (safe - seen) < floor - 1e-9 or time.process_time() > deadline:
                 return None
             nxt = with_revealed(cons, cell, value)
             if nxt is None:
