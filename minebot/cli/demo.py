@@ -32,7 +32,7 @@ gnome-mines (installed by .ci/setup).""")
     p.add_argument("--expert", type=int, default=1, metavar="N", help="expert games (default 1)")
     p.add_argument("--theme", default="bgcolors", choices=("bgcolors", "default", "classic"),
                    help="GNOME Mines theme (default %(default)s)")
-    p.add_argument("--window", default="1010x656", metavar="WxH",
+    p.add_argument("--window", default="1290x760", metavar="WxH",
                    help="game window size in pixels (default %(default)s; smallest 590x460)")
     p.add_argument("--out", default="minebot-output", help="output folder (default %(default)s)")
     p.add_argument("--virtual", action="store_true",
@@ -47,7 +47,7 @@ def _window(text: str) -> tuple[int, int]:
     try:
         w, h = (int(v) for v in text.lower().split("x"))
     except ValueError:
-        raise BadInputError(f"--window {text!r}: expected WIDTHxHEIGHT, e.g. 1010x656") from None
+        raise BadInputError(f"--window {text!r}: expected WIDTHxHEIGHT, e.g. 1290x760") from None
     if w < 590 or h < 460 or w > 4000 or h > 3000:
         raise BadInputError(f"--window {text}: between 590x460 and 4000x3000")
     return w, h
@@ -97,7 +97,8 @@ def run(args: argparse.Namespace) -> int:
                                 window_id=mines.window.id)
                 stack.callback(game.close)
                 before = len(session.results)
-                play_session(game, solver, count, session, level)
+                # A board it cannot read safely is logged as stopped and the demo goes on.
+                play_session(game, solver, count, session, level, keep_going=True)
                 done = session.results[before:]
                 wins = sum(r["result"] == "won" for r in done)
                 won_secs = sorted(r["seconds"] for r in done if r["result"] == "won")
@@ -110,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
                 recorder.close()
             summary = session.summary()
             summary["levels"] = per_level
+            summary["stopped"] = len(session.stopped)
             summary["theme"], summary["window"] = args.theme, list(window)
             summary["wall_seconds"] = round(time.monotonic() - started, 2)
             (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")

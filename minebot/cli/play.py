@@ -54,6 +54,9 @@ fail-safe). For a game on a private virtual display, see `minebot demo`.""")
                    help="save every frame read, the board read and the moves made (see `minebot replay`)")
     p.add_argument("--screenshots", metavar="DIR", help="save a PNG of each finished board here")
     p.add_argument("--click-log", metavar="FILE", help="append every click (x, y, button, board) as JSONL")
+    p.add_argument("--keep-going", action="store_true",
+                   help="when a board cannot be read safely, log that game as stopped (frame "
+                        "saved) and start a new one instead of ending the run")
     p.add_argument("--templates", help="template set for reading (default: pick the best fit)")
     p.add_argument("--display", help="X display (default $DISPLAY)")
     p.set_defaults(func=run)
@@ -83,6 +86,7 @@ class Session:
     screenshots: Path | None = None
     quiet: bool = False
     results: list[dict] = field(default_factory=list)
+    stopped: list[dict] = field(default_factory=list)
 
     def summary(self) -> dict:
         games = len(self.results)
@@ -100,13 +104,18 @@ class Session:
 
     def summary_line(self) -> str:
         s = self.summary()
+        stopped = f", {len(self.stopped)} stopped unread" if self.stopped else ""
         if not s["games"]:
-            return "no game finished"
+            return "no game finished" + stopped
         return (f"{s['games']} game(s): {s['wins']} won ({100 * s['win_rate']:.1f}%), median "
-                f"{s['median_seconds']:.3f} s per game, {s['clicks']} clicks, {s['guesses']} guesses")
+                f"{s['median_seconds']:.3f} s per game, {s['clicks']} clicks, {s['guesses']} "
+                f"guesses{stopped}")
 
     def add(self, record: dict) -> None:
         self.results.append(record)
+        self.log(record)
+
+    def log(self, record: dict) -> None:
         if self.log_path is not None:
             self.log_path.parent.mkdir(parents=True, exist_ok=True)
             with open(self.log_path, "a", encoding="utf-8") as log:
@@ -120,29 +129,46 @@ def level_label(board, level: str | None, custom) -> str:
 
 
 def play_session(game, solver, games: int, session: Session, level: str | None = None,
-                 custom=None, out=sys.stdout) -> Session:
+                 custom=None, out=sys.stdout, keep_going: bool = False) -> Session:
     """Play ``games`` games on a ``LiveGame``; every finished game is logged at once.
 
-    Games are numbered on from those already in ``session`` (one folder, one log).
+    Games are numbered on from those already in ``session`` (one folder, one log). A board
+    that cannot be read with confidence, or breaks the rules, stops the run with the frame
+    saved; with ``keep_going`` that game is logged as ``stopped`` (reason and frame) and a new
+    game starts instead, for long unattended runs. Interruptions always stop.
     """
-    from ..errors import InconsistentBoardError, MinebotError
+    from ..errors import InconsistentBoardError, Interrupted, MinebotError
     from ..loop import play_game
-    for n in range(1, games + 1):
-        game.start() if n == 1 else game.new_game()
+    finished = 0
+    first = True
+    while finished < games:
+        game.start() if first else game.new_game()
+        first = False
+        number = len(session.results) + len(session.stopped) + 1
         try:
             result = play_game(game, solver)
-        except InconsistentBoardError as exc:
-            saved = game.save_frame("inconsistent")
-            raise InconsistentBoardError(
-                f"game {n}: the board read from the screen breaks the rules ({exc}); "
-                f"stopped without clicking further; frame saved to {saved}", exc.cells) from None
-        except MinebotError as exc:
-            saved = None if "saved to" in str(exc) else game.save_frame("stopped")
-            exc.args = (f"game {len(session.results) + 1}: {exc}"
-                        + (f" (last frame: {saved})" if saved else ""),)
+        except Interrupted:
             raise
+        except MinebotError as exc:
+            if isinstance(exc, InconsistentBoardError):
+                saved = game.save_frame("inconsistent")
+                message = (f"game {number}: the board read from the screen breaks the rules "
+                           f"({exc}); stopped without clicking further; frame saved to {saved}")
+            else:
+                saved = None if "saved to" in str(exc) else game.save_frame("stopped")
+                message = f"game {number}: {exc}" + (f" (last frame: {saved})" if saved else "")
+            if not keep_going:
+                exc.args = (message,)
+                raise
+            session.stopped.append({"game": number, "result": "stopped", "reason": message})
+            session.log({"game": number, "result": "stopped", "reason": message,
+                         "finished_at": time.strftime("%Y-%m-%dT%H:%M:%S")})
+            print(f"game {number}: stopped, starting a new game ({message})", file=sys.stderr,
+                  flush=True)
+            game.reading = None
+            continue
+        finished += 1
         final = result.final
-        number = len(session.results) + 1
         record = {
             "game": number, "result": result.result, "level": level or ("custom" if custom else None),
             "rows": final.rows, "cols": final.cols, "mines": final.mines,
@@ -158,7 +184,7 @@ def play_session(game, solver, games: int, session: Session, level: str | None =
             record["screenshot"] = str(path)
         session.add(record)
         if not session.quiet:
-            print(f"game {n}/{games}: {result.result} in {result.seconds:.3f} s, {result.clicks} "
+            print(f"game {finished}/{games}: {result.result} in {result.seconds:.3f} s, {result.clicks} "
                   f"clicks, {result.guesses} guesses ({level_label(final, level, custom)})",
                   file=out, flush=True)
     return session
@@ -180,7 +206,8 @@ def run(args: argparse.Namespace) -> int:
                     click_log=args.click_log, recorder=recorder,
                     frames_dir=args.screenshots or ".")
     try:
-        play_session(game, Solver(), args.games, session, level, custom)
+        play_session(game, Solver(), args.games, session, level, custom,
+                     keep_going=args.keep_going)
     except KeyboardInterrupt:
         print(session.summary_line(), flush=True)
         raise Interrupted("interrupted; every finished game is in the log") from None

@@ -180,6 +180,11 @@ class LiveGame(Game):
         changed = self._check_not_covered() or changed
         self.x11.changed()   # our own focus/raise requests answer with events: drop them
         self._verified = self.reading is not None
+        if changed:
+            # The last reading no longer describes the screen: forget it, so that parking
+            # (which avoids the board as read) uses the window's margin until the next read.
+            self.reading = None
+            self._forget_grid()
         return changed
 
     def _check_not_covered(self) -> bool:
@@ -259,14 +264,18 @@ class LiveGame(Game):
         x0, y0, x1, y1 = self.reading.cell_rects[cell]
         return self.region.left + (x0 + x1 - 1) / 2, self.region.top + (y0 + y1 - 1) / 2
 
-    def park(self) -> None:
-        """Pointer inside the window (or region) but off the board: no hovered cell."""
-        x, y, bounds = self._park_point()
+    def park(self, margin: bool = False) -> None:
+        """Pointer inside the window (or region) but off the board: no hovered cell.
+
+        ``margin``: ignore the last reading and use the window's left margin (after a read
+        that may have been spoiled by a pointer over the board).
+        """
+        x, y, bounds = self._park_point(margin)
         self.pointer.move(x, y, bounds)
 
-    def _park_point(self) -> tuple[int, int, tuple[int, int, int, int]]:
+    def _park_point(self, margin: bool = False) -> tuple[int, int, tuple[int, int, int, int]]:
         region = self.region
-        if self.reading is None:
+        if self.reading is None or margin:
             x, y = region.left + 3, region.top + region.height // 2
         else:
             board = self._board_rect()
@@ -300,7 +309,7 @@ class LiveGame(Game):
                 self._forget_grid()
                 self._close_dialogs()
                 self._check_window()
-            self.park()
+            self.park(margin=attempt >= 2)
             frame = self._settled(None)
             try:
                 reading = self.reader.read(frame)
@@ -318,8 +327,11 @@ class LiveGame(Game):
                     continue
                 time.sleep(0.03)
                 continue
-            if reading.suspect and attempt < self.rereads:
-                last_error = MinebotError(f"cells looked hovered or pressed: {reading.suspect[:5]}")
+            if reading.suspect:
+                # Hovered or pressed cells pass; a cell that stays doubtful is never acted on.
+                last_error = ScreenMismatchError(
+                    "cell(s) could not be read with confidence (row,col): "
+                    + ", ".join(f"{r},{c}" for r, c in reading.suspect[:8]))
                 time.sleep(0.02)
                 continue
             board = self._with_mines(reading)
