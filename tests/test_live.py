@@ -173,6 +173,31 @@ def test_window_moved_between_read_and_click(mines_factory, resize):
         game.close()
 
 
+def test_paused_game_is_resumed_before_clicking(mines_factory):
+    mines = mines_factory(theme="bgcolors", window=(810, 656), level="beginner")
+    game = live_game(mines, level="beginner")
+    try:
+        game.start()
+        board = game.act([Move(Action.OPEN, (4, 4))])
+        if board.is_over:
+            pytest.skip("the first click ended the game")
+        since = len(game.pointer.log)
+        mines.focus()
+        mines.key("Pause")          # the user pauses: "Paused" covers the board
+        import time
+        time.sleep(0.3)
+        from minebot.vision import Reader
+        from minebot.vision.reader import NoBoardError
+        with pytest.raises(NoBoardError) as shown:
+            Reader().read(game.grab())
+        assert shown.value.state is GameState.PAUSED
+        again = game.observe()      # the bot resumes the game before reading it
+        assert np.array_equal(again.cells, board.cells)
+        assert len(game.pointer.log) == since
+    finally:
+        game.close()
+
+
 def test_window_closed_stops_without_clicking(mines_factory):
     from minebot.errors import NoGameError
     mines = mines_factory(theme="bgcolors", window=(810, 656), level="beginner")

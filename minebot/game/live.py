@@ -245,6 +245,21 @@ class LiveGame(Game):
             time.sleep(0.003)
         return True
 
+    def _resume(self) -> None:
+        """"Paused" covers the board: focus the game; if it stays paused, press Pause (a toggle,
+        so only ever pressed while the screen shows the pause)."""
+        from ..vision.reader import NoBoardError
+        self.focus()
+        time.sleep(0.05)
+        try:
+            self.reader.read(self._settled(None))
+        except NoBoardError as exc:
+            if exc.state is GameState.PAUSED:
+                self.key("Pause")
+                time.sleep(0.1)
+        except MinebotError:
+            pass
+
     def key(self, combo: str) -> None:
         from ..desktop.mines import send_keys
         self.focus()
@@ -318,8 +333,9 @@ class LiveGame(Game):
                 if self._close_dialogs():
                     continue
                 if exc.state is GameState.PAUSED:
-                    self.x11.focus(self.window.id) if self.window else None
-                time.sleep(0.05)
+                    self._resume()
+                else:
+                    time.sleep(0.05)
                 continue
             except UnmatchedCellsError as exc:
                 last_error = exc
