@@ -72,3 +72,23 @@ def test_guesses_are_never_certain_mines_and_are_among_the_safest():
         p = layouts[:, k].mean()
         assert abs(move.p_mine - p) < 1e-9
         checked += 1
+
+
+def test_look_ahead_value_probabilities_add_up_to_the_safety():
+    from fractions import Fraction
+
+    from minebot.solver.constraints import build_constraints, with_revealed
+    from minebot.solver.probability import CountCache, count_position
+    rng = np.random.default_rng(12)
+    for _ in range(40):
+        board, _ = random_position(rng, max_unknown=14)
+        cons = build_constraints(board, board.mines)
+        counts = count_position(cons)
+        result = Solver().analyse(board, board.mines)
+        for cell in [tuple(x) for x in np.argwhere(board.unknown).tolist()][:4]:
+            total = 0
+            for value in range(9):
+                nxt = with_revealed(cons, cell, value)
+                sub = count_position(nxt, CountCache()) if nxt is not None else None
+                total += sub.layouts if sub is not None else 0
+            assert Fraction(total, counts.layouts) == 1 - result.fraction(cell)
