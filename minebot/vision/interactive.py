@@ -37,9 +37,14 @@ def _existing_sets(base: list[TemplateSet]) -> list[TemplateSet]:
 
 
 def label_frames(frames: list[tuple[str, np.ndarray]], kept: list[Example], base: list[TemplateSet],
-                 review: Path, ask: Callable[[str], str] = input,
+                 review: Path, ask: Callable[[str], str] | None = None,
                  progress: Callable[[str], None] = print, suggest: bool = True) -> list[Example]:
-    """Add the labelled looks of ``frames`` to ``kept`` (asking the user for unknown ones)."""
+    """Add the labelled looks of ``frames`` to ``kept`` (asking the user for unknown ones).
+
+    ``ask`` defaults to ``input`` looked up at call time, not bound when this module is first
+    imported (a default bound then would keep whatever ``input`` was at that moment).
+    """
+    ask = ask if ask is not None else input
     sets = _existing_sets(base) if suggest else []
     review.mkdir(parents=True, exist_ok=True)
     for source, frame in frames:
