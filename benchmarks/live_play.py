@@ -47,6 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=None, help="folder for games.jsonl, summary.json, stopped frames")
     ap.add_argument("--minutes", type=float, default=None, help="stop starting new games after this")
     ap.add_argument("--record", metavar="DIR", help="record every frame and move (minebot replay DIR)")
+    ap.add_argument("--resume", action="store_true",
+                    help="count the games already in OUT/games.jsonl and play --games more")
     args = ap.parse_args(argv)
 
     from minebot.desktop import GnomeMines, Xvfb
@@ -60,8 +62,13 @@ def main(argv: list[str] | None = None) -> int:
     window = tuple(int(v) for v in args.window.lower().split("x"))
     out = Path(args.out or ROOT / "benchmarks" / "live_results" / f"{args.level}-{args.theme}-{args.window}")
     out.mkdir(parents=True, exist_ok=True)
-    log = (out / "games.jsonl").open("a", encoding="utf-8")
     results: list[dict] = []
+    if args.resume and (out / "games.jsonl").exists():
+        results = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines() if line]
+    elif (out / "games.jsonl").exists():
+        (out / "games.jsonl").unlink()   # a new run: the summary describes exactly its games
+    log = (out / "games.jsonl").open("a", encoding="utf-8")
+    first_number = len(results)
     started = time.monotonic()
 
     def summary() -> dict:
@@ -81,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
             "guesses": sum(r.get("guesses", 0) for r in done),
             "median_solve_ms_per_turn": round(statistics.median(
                 [ms for r in done for ms in r.get("move_ms", [])]), 2) if done else None,
-            "wall_minutes": round((time.monotonic() - started) / 60, 2),
+            "wall_minutes_this_run": round((time.monotonic() - started) / 60, 2),
         }
 
     solver = Solver()
@@ -92,10 +99,10 @@ def main(argv: list[str] | None = None) -> int:
         game = LiveGame(mines.display, level=args.level, window_id=mines.window.id, frames_dir=out,
                         recorder=recorder)
         try:
-            for n in range(1, args.games + 1):
+            for n in range(first_number + 1, first_number + args.games + 1):
                 if args.minutes and time.monotonic() - started > 60 * args.minutes:
                     break
-                game.start() if n == 1 else game.new_game()
+                game.start() if n == first_number + 1 else game.new_game()
                 try:
                     r = play_game(game, solver)
                     rec = {"game": n, "result": r.result, "seconds": round(r.seconds, 4),
