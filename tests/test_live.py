@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from minebot.board import Cell, GameState
+from minebot.board import GameState
 from minebot.move import Action, Move
 
 HAVE_X = shutil.which("Xvfb") is not None and os.access("/usr/games/gnome-mines", os.X_OK)

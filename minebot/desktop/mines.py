@@ -17,7 +17,6 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..levels import LEVELS
 from .window import X11, WindowInfo
 from .xvfb import DesktopError, Xvfb, stop_process_group
 

@@ -28,7 +28,7 @@ from typing import Sequence
 import numpy as np
 
 from ..board import Board, Cell, GameState
-from ..errors import InconsistentBoardError, MinebotError, NoGameError
+from ..errors import MinebotError, NoGameError
 from ..levels import LEVELS
 from ..move import Action, Move
 from .base import Game
@@ -58,10 +58,6 @@ def _looks_transient(crop: np.ndarray) -> bool:
 
 class ScreenMismatchError(MinebotError):
     """The screen did not show what the moves should have produced; ``frame`` is saved."""
-
-
-def _rect_tuple(rect) -> tuple[int, int, int, int]:
-    return rect.left, rect.top, rect.width, rect.height
 
 
 class LiveGame(Game):

@@ -17,7 +17,7 @@ was recorded. That turns any live run into a regression test for vision and stra
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
