@@ -137,6 +137,23 @@ def test_expert_classic_large_window(mines_factory):
     assert result.final.mines == 99
 
 
+def test_whole_screen_fallback_without_the_window(mines_factory):
+    """Window search off: the board is located on the whole screen and played from there."""
+    from minebot.game.live import LiveGame
+    from minebot.solver import Solver
+    mines = mines_factory(theme="bgcolors", window=(810, 656), level="beginner")
+    mines.move_resize(211, 137)
+    game = LiveGame(mines.display, level="beginner", use_window=False)
+    try:
+        assert game.window is None and game.region == game.screen.rect
+        (result,) = play_and_check(game, Solver(), 1)
+    finally:
+        game.close()
+    left, top, right, bottom = game.reading.board_px
+    win = mines.refresh().rect
+    assert win.left < left and right < win.right and win.top < top and bottom < win.bottom
+
+
 def test_level_switch_and_default_theme(mines_factory):
     """Start at beginner, let the bot switch the window to intermediate through the chooser."""
     from minebot.solver import Solver

@@ -58,6 +58,9 @@ fail-safe). For a game on a private virtual display, see `minebot demo`.""")
                    help="when a board cannot be read safely, log that game as stopped (frame "
                         "saved) and start a new one instead of ending the run")
     p.add_argument("--templates", help="template set for reading (default: pick the best fit)")
+    p.add_argument("--no-window", action="store_true",
+                   help="do not look for the window by its title: locate the board on the whole "
+                        "screen (also the fallback when no GNOME Mines window is found)")
     p.add_argument("--display", help="X display (default $DISPLAY)")
     p.set_defaults(func=run)
 
@@ -204,7 +207,7 @@ def run(args: argparse.Namespace) -> int:
                       Path(args.screenshots) if args.screenshots else None)
     game = LiveGame(args.display, templates=args.templates, level=level, custom=custom,
                     click_log=args.click_log, recorder=recorder,
-                    frames_dir=args.screenshots or ".")
+                    frames_dir=args.screenshots or ".", use_window=not args.no_window)
     try:
         play_session(game, Solver(), args.games, session, level, custom,
                      keep_going=args.keep_going)

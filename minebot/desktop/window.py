@@ -290,6 +290,12 @@ class X11:
         except self._xerror.XError as exc:
             raise DesktopError(f"cannot focus window 0x{wid:x}: {exc}") from None
 
+    def focus_pointer_root(self) -> None:
+        """Back to focus-follows-pointer (the X default without a window manager)."""
+        from Xlib import X
+        self.d.set_input_focus(X.PointerRoot, X.RevertToPointerRoot, X.CurrentTime)
+        self.d.sync()
+
     def focused(self) -> int:
         focus = self.d.get_input_focus().focus
         return int(focus) if isinstance(focus, int) else int(focus.id)

@@ -208,15 +208,27 @@ class LiveGame(Game):
                                       "stopped without clicking")
         return raised
 
+    def _dialogs(self) -> list:
+        """The game's dialogs on screen: windows transient for it (for any GNOME Mines
+        window when playing the whole screen)."""
+        if self.window is not None:
+            return self.x11.dialogs_of(self.window.id)
+        return [w for w in self.x11.windows() if w.viewable and w.transient_for is not None
+                and any(c.lower() == "gnome-mines" for c in w.wm_class)]
+
+    def _refocus(self) -> None:
+        if self.window is not None:
+            self.x11.focus(self.window.id)
+        else:
+            self.x11.focus_pointer_root()   # the game under the parked pointer has focus again
+
     def _close_dialogs(self) -> bool:
         """Close the "Congratulations!" (or any) dialog of the game with Escape.
 
         Returns once the game has repainted the area the dialog covered: with no compositor
         the stale dialog pixels stay on screen until then.
         """
-        if self.window is None:
-            return False
-        dialogs = self.x11.dialogs_of(self.window.id)
+        dialogs = self._dialogs()
         if not dialogs:
             return False
         covered = [d.rect.intersect(self.region) for d in dialogs]
@@ -226,10 +238,10 @@ class LiveGame(Game):
             self.x11.focus(dialog.id)
             send_keys(self.x11, "Escape")
         deadline = time.monotonic() + 3.0
-        while self.x11.dialogs_of(self.window.id) and time.monotonic() < deadline:
+        while self._dialogs() and time.monotonic() < deadline:
             time.sleep(0.002)
         self.dialogs_closed += len(dialogs)
-        self.x11.focus(self.window.id)
+        self._refocus()
         boxes = [(r.left - self.region.left, r.top - self.region.top, r.right - self.region.left,
                   r.bottom - self.region.top) for r in covered if r is not None]
         deadline = time.monotonic() + 1.0
@@ -613,17 +625,15 @@ class LiveGame(Game):
 
     def _confirm_new_game(self) -> None:
         """Answer "Do you want to start a new game?" with Start New Game (keyboard only)."""
-        if self.window is None:
-            return
         from ..desktop.mines import send_keys
-        for dialog in self.x11.dialogs_of(self.window.id):
+        for dialog in self._dialogs():
             self.x11.focus(dialog.id)
             send_keys(self.x11, "Tab")
             send_keys(self.x11, "Return")
         deadline = time.monotonic() + 2
-        while self.x11.dialogs_of(self.window.id) and time.monotonic() < deadline:
+        while self._dialogs() and time.monotonic() < deadline:
             time.sleep(0.01)
-        self.focus()
+        self._refocus()
 
     def _custom_dialog(self) -> None:
         """Chooser -> Custom: type width, height and mine percentage, then Play Game.
@@ -687,7 +697,7 @@ class LiveGame(Game):
         if in_progress or self.reading is None:
             # Mid-game (or unknown) GNOME Mines asks "start a new game?": answer it.
             deadline = time.monotonic() + 0.3
-            while time.monotonic() < deadline and not self.x11.dialogs_of(self.window.id):
+            while time.monotonic() < deadline and not self._dialogs():
                 time.sleep(0.01)
             self._confirm_new_game()
         self.reading = None
