@@ -187,9 +187,9 @@ def play_session(game, solver, games: int, session: Session, level: str | None =
             record["screenshot"] = str(path)
         session.add(record)
         if not session.quiet:
-            print(f"game {finished}/{games}: {result.result} in {result.seconds:.3f} s, {result.clicks} "
-                  f"clicks, {result.guesses} guesses ({level_label(final, level, custom)})",
-                  file=out, flush=True)
+            print(f"game {number}: {result.result} in {result.seconds:.3f} s, {result.clicks} "
+                  f"clicks, {result.guesses} guesses ({level_label(final, level, custom)}, "
+                  f"{finished}/{games})", file=out, flush=True)
     return session
 
 
