@@ -52,7 +52,10 @@ def mines_factory(xvfb):
 
 
 def live_game(mines, **kw):
+    """A LiveGame on ``mines``' window; frames it saves go to a temp folder, not the cwd."""
+    import tempfile
     from minebot.game.live import LiveGame
+    kw.setdefault("frames_dir", tempfile.mkdtemp(prefix="minebot-test-frames-"))
     return LiveGame(mines.display, window_id=mines.window.id, **kw)
 
 
@@ -137,13 +140,13 @@ def test_expert_classic_large_window(mines_factory):
     assert result.final.mines == 99
 
 
-def test_whole_screen_fallback_without_the_window(mines_factory):
+def test_whole_screen_fallback_without_the_window(mines_factory, tmp_path):
     """Window search off: the board is located on the whole screen and played from there."""
     from minebot.game.live import LiveGame
     from minebot.solver import Solver
     mines = mines_factory(theme="bgcolors", window=(810, 656), level="beginner")
     mines.move_resize(211, 137)
-    game = LiveGame(mines.display, level="beginner", use_window=False)
+    game = LiveGame(mines.display, level="beginner", use_window=False, frames_dir=str(tmp_path))
     try:
         assert game.window is None and game.region == game.screen.rect
         (result,) = play_and_check(game, Solver(), 1)
