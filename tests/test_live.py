@@ -28,7 +28,7 @@ pytestmark = [pytest.mark.live, pytest.mark.skipif(not HAVE_X, reason="needs xvf
 @pytest.fixture(scope="module")
 def xvfb():
     from minebot.desktop import Xvfb
-    server = Xvfb(1280, 1024).start()
+    server = Xvfb(1600, 1024).start()
     try:
         yield server
     finally:
@@ -128,9 +128,9 @@ def test_beginner_bgcolors_smallest_window(mines_factory):
     assert all(r.final.shape == (8, 8) for r in results)
 
 
-def test_expert_classic_large_window(mines_factory):
+def test_expert_large_window(mines_factory):
     from minebot.solver import Solver
-    mines = mines_factory(theme="classic", window=(1290, 760), level="expert")
+    mines = mines_factory(theme="bgcolors", window=(1290, 760), level="expert")
     game = live_game(mines, level="expert")
     try:
         (result,) = play_and_check(game, Solver(), 1, max_stops=3)
@@ -236,7 +236,7 @@ def test_window_closed_stops_without_clicking(mines_factory):
 def test_covered_board_is_raised_and_read_again_before_clicking(mines_factory, xvfb):
     """Another window over the board: the bot raises the game, reads again, then clicks."""
     from Xlib import X, display as xdisplay
-    mines = mines_factory(theme="bgcolors", window=(810, 656), level="beginner")
+    mines = mines_factory(theme="classic", window=(810, 656), level="beginner")
     game = live_game(mines, level="beginner")
     other = xdisplay.Display(xvfb.display)
     try:
