@@ -29,8 +29,12 @@ def _unreadable(png: Path) -> list[tuple[int, int]]:
     return sorted(tuple(c) for c in cells)
 
 
-TRUTH = [p for p in TRUTH_ALL if not _unreadable(p)]
-UNSEEN = [p for p in TRUTH_ALL if _unreadable(p)]
+TAUGHT = "bgcolors-30x16-1290x760-live-028"
+"""The shipped bgcolors set learned its 7 from this frame (cell 5,13); the other frames the
+live player stopped on (7s at the same size) are held out and must now read exactly."""
+
+TRUTH = [p for p in TRUTH_ALL if not _unreadable(p) or "30x16-1290x760-live" in p.name]
+UNSEEN = [p for p in TRUTH_ALL if p not in TRUTH]
 
 
 def _meta(png: Path) -> dict:
@@ -113,14 +117,14 @@ def test_unseen_looks_are_refused_not_guessed(png: Path, tmp_path):
     assert wrong <= set(_unreadable(png))
 
 
-def test_calibration_teaches_an_unseen_look(tmp_path):
-    """``calibrate --example`` with one screenshot showing a 7 lets another 7 be read."""
+def test_calibration_from_one_screenshot_reads_others(tmp_path):
+    """A set built from nothing but one screenshot and its board (a 7 in it) reads another."""
     from minebot.cli import main
-    sevens = [p for p in UNSEEN if "30x16-1290x760" in p.name]
-    teach, check = sevens[0], sevens[1]
-    assert main(["calibrate", "with-sevens", "--out", str(tmp_path), "--base", "gnome-mines-bgcolors",
+    teach = FIXTURES / f"{TAUGHT}.png"
+    check = FIXTURES / "bgcolors-30x16-1290x760-live-041.png"
+    assert main(["calibrate", "from-one", "--out", str(tmp_path),
                  "--example", str(teach), str(teach.with_suffix(".board"))]) == 0
-    reading = Reader(str(tmp_path / "with-sevens")).read(load_image(check))
+    reading = Reader(str(tmp_path / "from-one")).read(load_image(check))
     assert (reading.board.cells == Board.load(check.with_suffix(".board")).cells).all()
 
 
