@@ -18,14 +18,17 @@ the 16x16 patch keeps enough of the glyph to separate digits drawn in one colour
 
 Sets are searched, in order, in the folders named by ``$MINEBOT_TEMPLATES`` (os.pathsep
 separated; each folder is a set or holds sets), in the user's calibrated sets
-(``$XDG_DATA_HOME/minebot/templates``, default ``~/.local/share/minebot/templates``) and in
-the repository's ``templates/`` folder next to the ``minebot`` package.
+(``$XDG_DATA_HOME/minebot/templates``, default ``~/.local/share/minebot/templates``), in
+the repository's ``templates/`` folder next to the ``minebot`` package (a checkout or an
+editable install), and in ``<prefix>/share/minebot/templates`` (where ``pip install`` puts
+the shipped sets).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,6 +47,7 @@ TRANSIENT_LOOKS = ("hover", "pressed")
 LOOKS = ("normal", "lost", "won") + TRANSIENT_LOOKS
 
 REPO_TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+INSTALLED_TEMPLATES = Path(sys.prefix) / "share" / "minebot" / "templates"
 
 
 def user_templates_dir() -> Path:
@@ -57,7 +61,7 @@ def search_dirs() -> list[Path]:
     for part in os.environ.get("MINEBOT_TEMPLATES", "").split(os.pathsep):
         if part.strip():
             dirs.append(Path(part.strip()))
-    dirs += [user_templates_dir(), REPO_TEMPLATES]
+    dirs += [user_templates_dir(), REPO_TEMPLATES, INSTALLED_TEMPLATES]
     return dirs
 
 
