@@ -523,11 +523,7 @@ class LiveGame(Game):
         A doubtful read may come from a cached grid that no longer fits (the Reader re-checks
         its cache only by sampling); after any surprise we want a full locate.
         """
-        forget = getattr(self.reader, "forget", None)
-        if callable(forget):
-            forget()
-        elif hasattr(self.reader, "_grid"):
-            self.reader._grid = None
+        self.reader.forget()
 
     def _shape_problem(self, board: Board) -> str:
         rows, cols = self.expected_shape

@@ -146,6 +146,15 @@ class Reader:
         return np.array(out) if out else np.empty((0, 3))
 
     # -- reading ----------------------------------------------------------------------
+    def forget(self) -> None:
+        """Drop the cached grid so the next read locates the board afresh.
+
+        The cache is re-validated only by sampling; a caller that doubts a reading (the live
+        game after a surprise) calls this to force a full locate.
+        """
+        self._grid = None
+        self._counter_cache = None
+
     def locate(self, frame: np.ndarray) -> Grid:
         """The grid of ``frame`` (cached while it still fits)."""
         if self._grid is not None and self._grid.still_valid(frame):
