@@ -7,7 +7,8 @@ import json
 import pytest
 
 from minebot.cli import main
-from minebot.cli.bench import summarise, wilson
+from minebot.cli.bench import summarise
+from minebot.stats import wilson
 
 
 def test_wilson_interval_known_values():

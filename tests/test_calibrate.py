@@ -10,8 +10,6 @@ import json
 import re
 from pathlib import Path
 
-import numpy as np
-import pytest
 
 from minebot.board import Board
 from minebot.cli import main

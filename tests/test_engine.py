@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from minebot.board import Board, Cell, GameState, neighbour_count
+from minebot.board import Cell, GameState, neighbour_count
 from minebot.errors import BadInputError
 from minebot.game.engine import EngineGame
 from minebot.game.layouts import Layout, generate_layouts, load_layouts, save_layouts

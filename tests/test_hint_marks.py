@@ -9,7 +9,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from minebot.board import Board, Cell, GameState
+from minebot.board import Board, GameState
 from minebot.hint import advise_board, compute_hints, explain_cell, format_percent
 from minebot.hint.marks import best_guess, short_percent
 from minebot.solver import Solver

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import numpy as np
 
-from minebot.board import Board, Cell, neighbour_count
+from minebot.board import Board
 from minebot.game.engine import EngineGame
 from minebot.move import Action, Move
 from minebot.solver import analyse

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
+
+from ..stats import wilson
 
 HELP = "benchmark the solver on the headless engine (win rate with 95%% interval, timings)"
 
@@ -38,17 +39,6 @@ def register(sub) -> None:
                    help="backbone encoding (default native)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(func=run)
-
-
-def wilson(wins: int, games: int, z: float = 1.959964) -> tuple[float, float]:
-    """95% Wilson score interval for a win rate (sound also near 0% and 100%)."""
-    if games == 0:
-        return 0.0, 1.0
-    p = wins / games
-    denom = 1 + z * z / games
-    centre = (p + z * z / (2 * games)) / denom
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def _percentile(values: list[float], q: float) -> float:

@@ -76,7 +76,7 @@ class ShapedOverlay:
 
     def __init__(self, display: str | None = None,
                  colours: dict[str, tuple[int, int, int]] | None = None) -> None:
-        from Xlib import X, display as xdisplay  # noqa: F401 - X used below
+        from Xlib import display as xdisplay
         from ..desktop.window import _ensure_xauthority
         name = display or os.environ.get("DISPLAY")
         if not name:
