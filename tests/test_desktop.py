@@ -136,3 +136,17 @@ def test_pointer_clicks_reach_the_game_and_never_leave_bounds(xvfb):
         assert len(pointer.log) == 1 and pointer.log[0].button == "left"
         assert np.all(before == (0xdc, 0xde, 0xde), axis=2).sum() == 0
         assert np.all(after == (0xdc, 0xde, 0xde), axis=2).sum() > 100
+
+
+@pytest.mark.live
+def test_connecting_prints_no_xauthority_warning(xvfb, capfd, monkeypatch, tmp_path):
+    """Xvfb needs no cookie; python-xlib's warning about the empty Xauthority must not litter
+    every run of the bot (it used to print once per connection)."""
+    from minebot.desktop.window import X11
+    empty = tmp_path / "Xauthority"
+    empty.write_bytes(b"")
+    monkeypatch.setenv("XAUTHORITY", str(empty))
+    with X11(xvfb.display) as x:
+        assert x.root is not None
+    out, err = capfd.readouterr()
+    assert "xauthority" not in (out + err).lower()

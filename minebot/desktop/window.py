@@ -11,6 +11,8 @@ follows the pointer, so ``focus`` sets it explicitly (XSetInputFocus).
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import time
 from dataclasses import dataclass
@@ -74,15 +76,14 @@ class X11:
     """
 
     def __init__(self, display: str | None = None) -> None:
-        from Xlib import display as xdisplay, error as xerror  # imported here: no X at import
+        from Xlib import error as xerror  # imported here: no X at import
         name = display or os.environ.get("DISPLAY")
         if not name:
             raise DesktopError("no X display: set DISPLAY or use `minebot demo --virtual`")
         self.name = name
         self._xerror = xerror
-        _ensure_xauthority()
         try:
-            self.d = xdisplay.Display(name)
+            self.d = open_display(name)
         except Exception as exc:  # Xlib raises several unrelated types here
             raise DesktopError(f"cannot open X display {name}: {exc}") from None
         self.root = self.d.screen().root
@@ -310,6 +311,26 @@ class X11:
             self.d.sync()
         except self._xerror.XError as exc:
             raise DesktopError(f"cannot move/resize window 0x{wid:x}: {exc}") from None
+
+
+@contextlib.contextmanager
+def quiet_xlib():
+    """Hide python-xlib's "no xauthority details available" print.
+
+    Xvfb lets local clients in without a cookie, so the empty Xauthority file that
+    ``_ensure_xauthority`` provides is right; python-xlib still prints a warning to standard
+    output on every connection (pyautogui opens one at import), which would litter every run.
+    """
+    _ensure_xauthority()
+    with contextlib.redirect_stdout(io.StringIO()):
+        yield
+
+
+def open_display(name: str | None):
+    """A python-xlib connection to ``name``, quietly (see ``quiet_xlib``)."""
+    from Xlib import display as xdisplay
+    with quiet_xlib():
+        return xdisplay.Display(name)
 
 
 def _ensure_xauthority() -> None:

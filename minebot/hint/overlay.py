@@ -76,14 +76,12 @@ class ShapedOverlay:
 
     def __init__(self, display: str | None = None,
                  colours: dict[str, tuple[int, int, int]] | None = None) -> None:
-        from Xlib import display as xdisplay
-        from ..desktop.window import _ensure_xauthority
+        from ..desktop.window import open_display
         name = display or os.environ.get("DISPLAY")
         if not name:
             raise DesktopError("no X display for the overlay: set DISPLAY")
-        _ensure_xauthority()
         try:
-            self.d = xdisplay.Display(name)
+            self.d = open_display(name)
         except Exception as exc:
             raise DesktopError(f"cannot open X display {name}: {exc}") from None
         if not self.d.has_extension("SHAPE"):
@@ -225,12 +223,10 @@ class WindowPixels:
     """
 
     def __init__(self, display: str | None, window_id: int) -> None:
-        from Xlib import display as xdisplay
-        from ..desktop.window import _ensure_xauthority
-        _ensure_xauthority()
+        from ..desktop.window import open_display
         name = display or os.environ.get("DISPLAY")
         try:
-            self.d = xdisplay.Display(name)
+            self.d = open_display(name)
         except Exception as exc:
             raise DesktopError(f"cannot open X display {name}: {exc}") from None
         self.available = self.d.has_extension("Composite")

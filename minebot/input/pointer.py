@@ -45,7 +45,7 @@ def load_pyautogui(display: str | None = None, fresh: bool = False):
     display (tests start their own Xvfb), its connection is replaced.
     """
     global _PYAUTOGUI
-    from ..desktop.window import _ensure_xauthority
+    from ..desktop.window import _ensure_xauthority, open_display, quiet_xlib
     display = display or os.environ.get("DISPLAY")
     if not display:
         raise MinebotError("no X display for mouse input: set DISPLAY or use `minebot demo --virtual`")
@@ -54,7 +54,8 @@ def load_pyautogui(display: str | None = None, fresh: bool = False):
         old = os.environ.get("DISPLAY")
         os.environ["DISPLAY"] = display
         try:
-            import pyautogui
+            with quiet_xlib():
+                import pyautogui
         finally:
             if old is None:
                 os.environ.pop("DISPLAY", None)
@@ -71,12 +72,11 @@ def load_pyautogui(display: str | None = None, fresh: bool = False):
     if getattr(x11mod, "_bound_display", None) != display or fresh:
         # A new connection also when the name is the same: the display number may have been
         # reused by a new X server since (tests start and stop several).
-        from Xlib.display import Display
         try:
             x11mod._display.close()
         except Exception:
             pass
-        x11mod._display = Display(display)
+        x11mod._display = open_display(display)
         x11mod._bound_display = display
     return _PYAUTOGUI
 
