@@ -98,11 +98,8 @@ def run(args: argparse.Namespace) -> int:
                 before = len(session.results)
                 # A board it cannot read safely is logged as stopped and the demo goes on.
                 play_session(game, solver, count, session, level, keep_going=True)
-                done = session.results[before:]
-                wins = sum(r["result"] == "won" for r in done)
-                won_secs = sorted(r["seconds"] for r in done if r["result"] == "won")
-                per_level[level] = {"games": len(done), "wins": wins,
-                                    "median_won_seconds": won_secs[len(won_secs) // 2] if won_secs else None}
+                done = Session(results=session.results[before:]).summary()
+                per_level[level] = {k: done[k] for k in ("games", "wins", "median_won_seconds")}
         except KeyboardInterrupt:
             raise Interrupted("interrupted; finished games are in " + str(log)) from None
         finally:
