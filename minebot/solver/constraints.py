@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..board import NEIGHBOUR_OFFSETS, Board, Cell, neighbour_count
+from ..board import NEIGHBOUR_OFFSETS, Board, Cell, neighbour_count, neighbours
 from ..errors import InconsistentBoardError
 
 Coord = tuple[int, int]
@@ -153,12 +153,8 @@ def with_revealed(cons: Constraints, cell: Coord, value: int) -> Constraints | N
     Incremental (no Board needed), so the look-ahead can try every value a guess could show
     without rebuilding the whole position.
     """
-    rows, cols = cons.shape
-    r, c = cell
     background = set(cons.background)
-    nbrs = [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
-            if (dr or dc) and 0 <= r + dr < rows and 0 <= c + dc < cols]
-    unknown_nbrs = [x for x in nbrs if x in cons.index or x in background]
+    unknown_nbrs = [x for x in neighbours(*cons.shape, *cell) if x in cons.index or x in background]
     if value > len(unknown_nbrs):
         return None
     fresh = [x for x in unknown_nbrs if x in background]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from ..board import neighbours
 from .constraints import Constraints
 
 Coord = tuple[int, int]
@@ -109,10 +110,7 @@ class Endgame:
     def neighbours(self, cell: Coord) -> list[Coord]:
         nb = self._nb.get(cell)
         if nb is None:
-            r, c = cell
-            nb = [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
-                  if (dr or dc) and 0 <= r + dr < self.rows and 0 <= c + dc < self.cols]
-            self._nb[cell] = nb
+            nb = self._nb[cell] = list(neighbours(self.rows, self.cols, *cell))
         return nb
 
     def _open(self, revealed: frozenset[Coord], cell: Coord, mines: frozenset[Coord]):

@@ -18,6 +18,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from ..board import neighbours
 from .backbone import _solver_for, any_certain_safe, frontier_bounds
 from .endgame import Endgame, enumerate_layouts
 from .constraints import Constraints, with_revealed
@@ -35,10 +36,7 @@ class Choice:
 
 
 def _neighbours(shape: tuple[int, int], cell: Coord) -> list[Coord]:
-    rows, cols = shape
-    r, c = cell
-    return [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
-            if (dr or dc) and 0 <= r + dr < rows and 0 <= c + dc < cols]
+    return list(neighbours(*shape, *cell))
 
 
 def best_safety(counts: Counts, cons: Constraints) -> tuple[float, bool]:
