@@ -45,7 +45,6 @@ class EngineGame(Game):
         self._rng = np.random.default_rng(seed)
         self._layout = layout
         self._default_first = first_click
-        self.clicks = 0
         self._start()
 
     # -- set-up ---------------------------------------------------------------------------

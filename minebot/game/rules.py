@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import BadInputError
+
 RULES = ("zero", "safe", "preopened")
 
 
 def check_rules(rules: str) -> str:
     if rules not in RULES:
-        from ..errors import BadInputError
         raise BadInputError(f"unknown rule set {rules!r}: expected one of {', '.join(RULES)}")
     return rules
 
