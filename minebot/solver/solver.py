@@ -6,6 +6,7 @@ from ..board import Board, Cell
 from ..move import Action, Move
 from .analysis import Analysis, analyse
 from .backbone import ENCODINGS
+from .constraints import known_mine_mask
 from .probability import CountCache
 from .strategy import Guesser
 
@@ -53,7 +54,7 @@ class Solver:
     def next_moves(self, board: Board, mines: int | None = None, rules: str | None = None,
                    first_click: Coord | None = None) -> list[Move]:
         """A batch of certain safe opens, or exactly one guess (flags only if configured)."""
-        if not board.revealed.any() and not ((board.cells == Cell.MINE) | (board.cells == Cell.EXPLODED)).any():
+        if not board.revealed.any() and not known_mine_mask(board).any():
             cell = first_click or default_first_click(board.rows, board.cols, rules) or (0, 0)
             if board.unknown[cell]:
                 self.last_reason = "first click"
