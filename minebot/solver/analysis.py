@@ -99,13 +99,6 @@ class Analysis:
             self._probability = prob
         return self._probability
 
-    @property
-    def background_probability(self) -> float | None:
-        counts = self.counts
-        if counts.background_weight is None or not self.constraints.background:
-            return None
-        return counts.background_weight / counts.layouts
-
     def describe(self, cell: Coord) -> str:
         """One line on how the cell's probability was found (for the hint overlay)."""
         cell = (int(cell[0]), int(cell[1]))

@@ -36,12 +36,6 @@ class Component:
     vars: list[int]
     numbers: list[int]          # indices into Constraints.numbers
 
-    def key(self, constraints: "Constraints") -> tuple:
-        """A hashable description (cells and needs) so counts can be cached across positions."""
-        cells = constraints.cells
-        return tuple(sorted((tuple(sorted(cells[v] for v in constraints.numbers[j].vars)),
-                             constraints.numbers[j].need) for j in self.numbers))
-
 
 @dataclass
 class Constraints:

@@ -29,12 +29,11 @@ class Counts:
     """
 
     def __init__(self, layouts: int, frontier_size: int, background_weight: int | None,
-                 frontier_mines: list[int], components: list[ComponentCounts],
+                 components: list[ComponentCounts],
                  weights: list[list[int]], mines_known: bool) -> None:
         self.layouts = layouts                      # total weight (full layouts if M known)
         self.frontier_size = frontier_size
         self.background_weight = background_weight  # per background cell; None if M unknown
-        self.frontier_mines = frontier_mines        # layouts by mines on the frontier
         self.components = components
         self.weights = weights                      # per component: weight of k mines in it
         self.mines_known = mines_known
@@ -49,9 +48,6 @@ class Counts:
                     out[v] = sum(a * w for a, w in zip(cc.mine[i], weight) if a)
             self._mine_weight = out
         return self._mine_weight
-
-    def fraction(self, var: int) -> tuple[int, int]:
-        return self.mine_weight[var], self.layouts
 
 
 class CountCache:
@@ -96,17 +92,17 @@ def count_position(cons: Constraints, cache: CountCache | None = None) -> Counts
     f = cons.frontier_size
     m = cons.mines_left
     u = len(cons.background)
-    # prefix[c] = product of comps before c; suffix likewise.
-    prefix = [[1]]
-    for cc in comps:
-        prefix.append(convolve(prefix[-1], cc.total))
-    allpoly = prefix[-1]
     if m is None:
         layouts = 1
         for cc in comps:
             layouts *= cc.layouts
         weights = [[layouts // cc.layouts] * len(cc.total) for cc in comps]
-        return Counts(layouts, f, None, allpoly, comps, weights, False)
+        return Counts(layouts, f, None, comps, weights, False)
+    # prefix[c] = product of comps before c; suffix likewise.
+    prefix = [[1]]
+    for cc in comps:
+        prefix.append(convolve(prefix[-1], cc.total))
+    allpoly = prefix[-1]
     suffix = [[1]] * (len(comps) + 1)
     for c in range(len(comps) - 1, -1, -1):
         suffix[c] = convolve(comps[c].total, suffix[c + 1])
@@ -119,4 +115,4 @@ def count_position(cons: Constraints, cache: CountCache | None = None) -> Counts
         weights.append([sum(q * _comb(u, m - k - j) for j, q in enumerate(others) if q)
                         for k in range(len(cc.total))])
     background = sum(n * _comb(u - 1, m - k - 1) for k, n in enumerate(allpoly)) if u else 0
-    return Counts(layouts, f, background, allpoly, comps, weights, True)
+    return Counts(layouts, f, background, comps, weights, True)

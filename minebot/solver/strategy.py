@@ -103,7 +103,7 @@ class Guesser:
         if not counts.mines_known or len(pool) == 1:
             cell = max(pool, key=lambda c: (safety[c], -self._covered_around(cons, c)))
             return Choice(cell, 1.0 - safety[cell], safety[cell], "safest cell")
-        forced = self._forced_fifty_fifty(cons, counts) if counts.mines_known else None
+        forced = self._forced_fifty_fifty(cons, counts)
         if forced is not None:
             return Choice(forced, 0.5, 0.5, "forced 50/50: no future number can tell these two "
                                             "cells apart, so guess it now")
