@@ -34,6 +34,7 @@ class Analysis:
         self.constraints = cons
         self.safe = sorted(safe)
         self.mines = sorted(mines)
+        self._safe_set, self._mine_set = set(self.safe), set(self.mines)
         flags = set(cons.flags)
         self.wrong_flags = [c for c in self.safe if c in flags]
         self._cache = cache
@@ -66,9 +67,9 @@ class Analysis:
         """The exact probability that ``cell`` is a mine (None where it is not defined)."""
         cons = self.constraints
         cell = (int(cell[0]), int(cell[1]))
-        if cell in set(self.safe):
+        if cell in self._safe_set:
             return Fraction(0)
-        if cell in set(self.mines):
+        if cell in self._mine_set:
             return Fraction(1)
         counts = self.counts
         if cell in cons.index:
@@ -102,8 +103,8 @@ class Analysis:
     def describe(self, cell: Coord) -> str:
         """One line on how the cell's probability was found (for the hint overlay)."""
         cell = (int(cell[0]), int(cell[1]))
-        if cell in set(self.safe) or cell in set(self.mines):
-            what = "safe" if cell in set(self.safe) else "a mine"
+        if cell in self._safe_set or cell in self._mine_set:
+            what = "safe" if cell in self._safe_set else "a mine"
             numbers, total = self.explanation(cell)
             by = f"{len(numbers)} number(s)" + (" and the mine total" if total else "")
             return f"certainly {what}: proved by {by}"
@@ -125,8 +126,8 @@ class Analysis:
         cell = (int(cell[0]), int(cell[1]))
         if cell in self._explanations:
             return self._explanations[cell]
-        is_safe = cell in set(self.safe)
-        if not is_safe and cell not in set(self.mines):
+        is_safe = cell in self._safe_set
+        if not is_safe and cell not in self._mine_set:
             raise ValueError(f"{cell} is not a certain cell")
         cons = self.constraints
         if self._explainer is None:
