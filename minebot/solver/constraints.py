@@ -172,9 +172,7 @@ def with_revealed(cons: Constraints, cell: Coord, value: int) -> Constraints | N
             continue
         seen[vs] = need
         numbers.append(Number(where, vs, need))
-    if cell in background:
-        background.discard(cell)
+    background.discard(cell)
     background.difference_update(fresh)
-    mines_left = cons.mines_left
     return Constraints(cons.shape, cells, index, numbers, _split(len(cells), numbers),
-                       sorted(background), mines_left, cons.flags)
+                       sorted(background), cons.mines_left, cons.flags)
