@@ -42,13 +42,12 @@ def text_lines(frame: np.ndarray, region: tuple[int, int, int, int]) -> list[lis
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     boxes = [tuple(int(v) for v in s[:4]) for s in stats[1:]]
     boxes = [b for b in boxes if 5 <= b[3] <= 24 and b[2] <= 20]
-    boxes.sort(key=lambda b: (b[1] + b[3] / 2, b[0]))
     lines: list[list[tuple[int, int, int, int]]] = []
-    for b in sorted(boxes, key=lambda b: b[0]):
+    for b in sorted(boxes, key=lambda b: (b[0], b[1] + b[3] / 2)):   # left to right, then top down
         cy = b[1] + b[3] / 2
         for line in lines:
             last = line[-1]
-            lcy = np.mean([g[1] + g[3] / 2 for g in line])
+            lcy = sum(g[1] + g[3] / 2 for g in line) / len(line)   # half-pixels: exact
             if abs(cy - lcy) <= 5 and 0 <= b[0] - (last[0] + last[2]) <= 8:
                 line.append(b)
                 break
@@ -58,13 +57,16 @@ def text_lines(frame: np.ndarray, region: tuple[int, int, int, int]) -> list[lis
 
 
 def classify_glyphs(frame: np.ndarray, boxes, masks: np.ndarray, chars: list[str]) -> str | None:
-    """The text of one line, or None if any glyph matches no template."""
+    """The text of one line, or None if any glyph matches no template.
+
+    Each glyph's crop is turned grey on its own (``glyph_mask``), not the whole frame: a
+    screen-sized conversion per line cost more than all the rest of the counter read.
+    """
     if not boxes:
         return None
-    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
     out = []
     for x, y, w, h in boxes:
-        g = glyph_mask(grey[y:y + h, x:x + w])
+        g = glyph_mask(frame[y:y + h, x:x + w])
         d = np.abs(masks - g[None]).mean(axis=(1, 2))
         i = int(np.argmin(d))
         if d[i] > MAX_GLYPH_DISTANCE:
