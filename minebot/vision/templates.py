@@ -30,6 +30,7 @@ import json
 import os
 import sys
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import cv2
@@ -112,8 +113,9 @@ class TemplateSet:
     _norms: np.ndarray | None = field(default=None, repr=False)
     _subsets: dict = field(default_factory=dict, repr=False)
 
-    @property
+    @cached_property
     def transient(self) -> np.ndarray:
+        """Per template: a hover/pressed look (computed once: the reader indexes it every frame)."""
         return np.array([look in TRANSIENT_LOOKS for look in self.looks], dtype=bool)
 
     @classmethod
