@@ -25,7 +25,7 @@ from .features import grid_patches
 from .image import as_frame, load_image
 from .locate import Grid, locate
 from .screens import screen_state
-from .templates import TemplateSet, available_sets, match
+from .templates import Match, TemplateSet, available_sets, match
 
 MAX_DISTANCE = 14.0
 """RMS colour distance (0-255 scale) above which a cell matches no template."""
@@ -110,7 +110,6 @@ class Reader:
             self._current = None
         self._grid: Grid | None = None
         self._counter_cache: tuple | None = None
-        self._tile: int | None = None
 
     # -- template sets --------------------------------------------------------------
     def _candidates(self) -> list[TemplateSet]:
@@ -124,11 +123,11 @@ class Reader:
                                      "'minebot calibrate')")
         return list(self._sets.values())
 
-    def _pick(self, flat: np.ndarray) -> tuple[TemplateSet, "object"]:
+    def _pick(self, flat: np.ndarray, tile: int) -> tuple[TemplateSet, Match]:
         """The set whose templates fit the cells best (fewest unmatched, then lowest error)."""
         best = None
         for tset in self._candidates():
-            m = match(tset, flat, self._tile)
+            m = match(tset, flat, tile)
             score = (int((m.distance > self.max_distance).sum()), float(np.mean(m.distance)))
             if best is None or score < best[0]:
                 best = (score, tset, m)
@@ -177,21 +176,22 @@ class Reader:
         frame = as_frame(frame)
         grid = self.locate(frame)
         patches = grid_patches(frame, grid.x0, grid.x1, grid.y0, grid.y1)
-        self._tile = int(np.median(grid.x1 - grid.x0))
+        tile = int(np.median(grid.x1 - grid.x0))
         flat = patches.reshape(grid.rows * grid.cols, *patches.shape[2:])
         if self._current is None:
-            self._current, m = self._pick(flat)
+            self._current, m = self._pick(flat, tile)
         else:
-            m = match(self._current, flat, self._tile)
+            m = match(self._current, flat, tile)
         bad = m.distance > self.max_distance
         if bad.any() and not self._fixed:
             # the set picked on an earlier (e.g. all covered) frame may not be this theme's
-            self._current, m = self._pick(flat)
+            self._current, m = self._pick(flat, tile)
             bad = m.distance > self.max_distance
         tset = self._current
         if bad.any():
             cells = [divmod(int(i), grid.cols) for i in np.flatnonzero(bad)]
-            self._current = None if not self._fixed else self._current
+            if not self._fixed:
+                self._current = None
             saved = self._save_crops(frame, grid, cells)
             shown = ", ".join(f"{r},{c}" for r, c in cells[:12]) + (" ..." if len(cells) > 12 else "")
             where = f"; crops saved in {saved}" if saved else ""
