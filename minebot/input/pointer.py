@@ -88,11 +88,9 @@ class Pointer:
     click, flushed), so a test or a user can check afterwards that all fell inside the board.
     """
 
-    def __init__(self, display: str | None = None, log_path: str | None = None,
-                 hold: float = 0.0) -> None:
+    def __init__(self, display: str | None = None, log_path: str | None = None) -> None:
         self.pg = load_pyautogui(display, fresh=True)
         self.display = display
-        self.hold = hold
         self.log: list[Click] = []
         self._log_file = open(log_path, "a", encoding="utf-8") if log_path else None
 
@@ -127,10 +125,8 @@ class Pointer:
         # pyautogui's public mouseDown/mouseUp each add a move, a fail-safe query and pause
         # handling (~4 ms); its platform layer sends exactly move+press and move+release.
         platform = self.pg.platformModule
-        platform._mouseDown(xi, yi, button)
         try:
-            if self.hold:
-                time.sleep(self.hold)
+            platform._mouseDown(xi, yi, button)
         finally:
             platform._mouseUp(xi, yi, button)  # never leave a button held (e.g. on Ctrl-C)
         return click
@@ -182,10 +178,6 @@ class Pointer:
                     self._log_file.write(json.dumps(click.to_json()) + "\n")
                 self._log_file.flush()
         return made
-
-    def position(self) -> tuple[int, int]:
-        x, y = self.pg.position()
-        return int(x), int(y)
 
     def _call(self, fn, *args, **kwargs):
         try:
