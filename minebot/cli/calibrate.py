@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     import cv2
     from pathlib import Path
 
-    from ..board import Board
+    from ..board import CELL_CHARS, Board
     from ..errors import BadInputError
     from ..vision import load_image
     from ..vision.calibrate import (Example, check_conflicts, examples_from_frame,
@@ -79,12 +79,11 @@ def run(args: argparse.Namespace) -> int:
     base_sets = [TemplateSet.load(b) for b in args.base]
     kept: list[Example] = []
     glyphs: list[tuple] = []
-    for tset in base_sets:
-        for i, f in enumerate(tset.files):
-            img = load_image(tset.path / f)
-            kept = merge_examples(kept, [Example(img, "012345678-F?*XW"[tset.codes[i]], tset.looks[i])])
-        for img, ch in zip(tset.glyph_images, tset.glyph_chars):
-            glyphs.append((img, ch))
+    for tset in base_sets:   # the loaded set already holds each tile's patch: reuse it
+        kept = merge_examples(kept, [
+            Example(load_image(tset.path / f), CELL_CHARS[code], look, patch)
+            for f, code, look, patch in zip(tset.files, tset.codes, tset.looks, tset.patches)])
+        glyphs += zip(tset.glyph_images, tset.glyph_chars)
     if not glyphs:   # the counter font is the desktop's, not the theme's: borrow any set's glyphs
         for path in available_sets().values():
             try:
