@@ -55,7 +55,8 @@ def grid_patches(frame: np.ndarray, x0: np.ndarray, x1: np.ndarray, y0: np.ndarr
     xe = _edges(ix + cut_x, ix + wx - cut_x, size)            # (cols, size+1)
     ye = _edges(iy + cut_y, iy + wy - cut_y, size)            # (rows, size+1)
     rows, cols = len(y0), len(x0)
-    s = ii[ye.reshape(-1)[:, None], xe.reshape(-1)[None, :]]  # (rows*(size+1), cols*(size+1), 3)
+    # two takes (whole rows, then columns), not one 2-D fancy index: same values, ~4x faster
+    s = ii.take(ye.reshape(-1), axis=0).take(xe.reshape(-1), axis=1)  # (rows*(size+1), cols*(size+1), 3)
     s = s.reshape(rows, size + 1, cols, size + 1, 3)
     sums = s[:, 1:, :, 1:] - s[:, :-1, :, 1:] - s[:, 1:, :, :-1] + s[:, :-1, :, :-1]
     area = (np.diff(ye, axis=1)[:, :, None, None] * np.diff(xe, axis=1)[None, None, :, :])
