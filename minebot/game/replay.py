@@ -138,7 +138,6 @@ class ReplayGame(Game):
         self.reader = reader
         self.pos = 0
         self.differences: list[Difference] = []
-        self._observed: set[int] = set()
         self.frames_read = 0
 
     def _read(self, step: Step) -> Board:
@@ -166,7 +165,6 @@ class ReplayGame(Game):
         # of a doubtful board) are followed by the frame that was acted on: go there.
         while self.steps[self.pos].moves is None and self.pos + 1 < len(self.steps):
             self.pos += 1
-        self._observed.add(self.pos)
         return self._read(self.steps[self.pos])
 
     def act(self, moves: Sequence[Move]) -> Board:
@@ -181,7 +179,6 @@ class ReplayGame(Game):
         if self.pos + 1 >= len(self.steps):
             raise MinebotError(f"the recording ends at frame {step.i} while the game is in play")
         self.pos += 1
-        self._observed.add(self.pos)
         return self._read(self.steps[self.pos])
 
 
