@@ -19,7 +19,7 @@ import numpy as np
 
 
 def make_screenshot(out: str, level: str = "intermediate", window=(810, 656),
-                    probabilities: bool = True, clicks: int = 1, seed: int = 0) -> str:
+                    probabilities: bool = True, clicks: int = 1) -> str:
     import cv2
 
     from ..desktop import GnomeMines, Screen, Xvfb
