@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     from minebot.desktop import GnomeMines, Xvfb
     from minebot.desktop.xvfb import exit_on_sigterm
     exit_on_sigterm()
-    from minebot.errors import InconsistentBoardError, MinebotError
+    from minebot.errors import MinebotError
     from minebot.game.live import LiveGame
     from minebot.loop import play_game
     from minebot.solver import Solver
@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
                     rec = {"game": n, "result": r.result, "seconds": round(r.seconds, 4),
                            "clicks": r.clicks, "guesses": r.guesses, "turns": r.turns,
                            "move_ms": [round(m, 2) for m in r.move_ms]}
-                except (InconsistentBoardError, MinebotError) as exc:
+                except MinebotError as exc:
                     saved = game.save_frame(f"stopped-{n}")
                     rec = {"game": n, "result": "stopped", "reason": str(exc)[:300],
                            "frame": str(saved) if saved else None}
