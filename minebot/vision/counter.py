@@ -85,10 +85,7 @@ def find_counter(frame: np.ndarray, grid, tset):
     """((flags, total), (left, top, right, bottom) of the label) or None."""
     if not tset.glyph_images:
         return None
-    masks = getattr(tset, "_glyph_masks", None)
-    if masks is None:
-        masks = np.stack([glyph_mask(g) for g in tset.glyph_images])
-        tset._glyph_masks = masks
+    masks = tset.glyph_masks
     h, w = frame.shape[:2]
     x0, y0, x1, y1 = grid.board_px
     region = (x1, max(0, y0 - 200), min(w, x1 + 360), min(h, y1))

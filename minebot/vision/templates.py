@@ -38,6 +38,7 @@ import numpy as np
 
 from ..board import CELL_CHARS
 from ..errors import BadInputError
+from .counter import glyph_mask
 from .features import PATCH, tile_patch
 
 FORMAT = 1
@@ -117,6 +118,11 @@ class TemplateSet:
     def transient(self) -> np.ndarray:
         """Per template: a hover/pressed look (computed once: the reader indexes it every frame)."""
         return np.array([look in TRANSIENT_LOOKS for look in self.looks], dtype=bool)
+
+    @cached_property
+    def glyph_masks(self) -> np.ndarray:
+        """The counter glyphs as masks on the fixed grid, (G, GLYPH_H, GLYPH_W), made once."""
+        return np.stack([glyph_mask(g) for g in self.glyph_images])
 
     @classmethod
     def load(cls, name_or_path: str | Path) -> "TemplateSet":
