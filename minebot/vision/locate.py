@@ -198,6 +198,15 @@ def _complete_lattice(x, y, w, h, size, size_tol=1):
     return best
 
 
+def components(frame: np.ndarray, bg) -> np.ndarray:
+    """Stats (x, y, w, h, area) of the 4-connected regions of pixels that are not ``bg``."""
+    lo = np.clip(np.array(bg) - BACKGROUND_TOLERANCE, 0, 255).astype(np.uint8)
+    hi = np.clip(np.array(bg) + BACKGROUND_TOLERANCE, 0, 255).astype(np.uint8)
+    mask = cv2.bitwise_not(cv2.inRange(frame, lo, hi))
+    _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    return stats[1:]
+
+
 def _search(frame: np.ndarray, backgrounds, min_tile: int, min_cells: int,
             size_tol: int = 1) -> Grid | None:
     """The largest lattice over all candidate background colours.
@@ -207,11 +216,7 @@ def _search(frame: np.ndarray, backgrounds, min_tile: int, min_cells: int,
     """
     best: Grid | None = None
     for bg in backgrounds:
-        lo = np.clip(np.array(bg) - BACKGROUND_TOLERANCE, 0, 255).astype(np.uint8)
-        hi = np.clip(np.array(bg) + BACKGROUND_TOLERANCE, 0, 255).astype(np.uint8)
-        mask = cv2.bitwise_not(cv2.inRange(frame, lo, hi))
-        _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
-        found = _lattice(stats[1:], min_tile, size_tol)
+        found = _lattice(components(frame, bg), min_tile, size_tol)
         if found is None:
             continue
         x0, x1, y0, y1 = found

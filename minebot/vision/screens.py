@@ -11,22 +11,13 @@ apart by coarse shapes that do not depend on the mine theme:
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from ..board import GameState
-from .locate import BACKGROUND_TOLERANCE, frequent_colours
+from .locate import components, frequent_colours
 
 MIN_BUTTON = 60
 MIN_COVER = 120
-
-
-def _boxes(frame: np.ndarray, bg: tuple[int, int, int]) -> np.ndarray:
-    lo = np.clip(np.array(bg) - BACKGROUND_TOLERANCE, 0, 255).astype(np.uint8)
-    hi = np.clip(np.array(bg) + BACKGROUND_TOLERANCE, 0, 255).astype(np.uint8)
-    mask = cv2.bitwise_not(cv2.inRange(frame, lo, hi))
-    _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
-    return stats[1:]
 
 
 def _is_chooser(boxes: np.ndarray) -> bool:
@@ -77,7 +68,7 @@ def screen_state(frame: np.ndarray, covered: np.ndarray | None = None) -> GameSt
     """
     covered = DEFAULT_COVERED if covered is None or not len(covered) else np.asarray(covered)
     for bg in frequent_colours(frame, count=3):
-        boxes = _boxes(frame, bg)
+        boxes = components(frame, bg)
         if len(boxes) == 0:
             continue
         if _is_chooser(boxes):
