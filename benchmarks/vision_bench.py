@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from minebot.vision import Reader, load_image  # noqa: E402
-from minebot.vision.counter import read_counter  # noqa: E402
+from minebot.vision.counter import find_counter  # noqa: E402
 from minebot.vision.features import grid_patches  # noqa: E402
 from minebot.vision.locate import locate  # noqa: E402
 from minebot.vision.templates import match  # noqa: E402
@@ -60,7 +60,7 @@ def main() -> int:
     t_patch = timed(lambda: grid_patches(frame, grid.x0, grid.x1, grid.y0, grid.y1), args.repeat)
     tile = int(np.median(grid.x1 - grid.x0))
     t_match = timed(lambda: match(tset, flat, tile), args.repeat)
-    t_counter = timed(lambda: read_counter(frame, grid, tset), args.repeat)
+    t_counter = timed(lambda: find_counter(frame, grid, tset), args.repeat)
     t_cold = timed(lambda: Reader(tset.name).read(frame), max(3, args.repeat // 10))
     print(f"locate (from scratch)         {t_locate:7.2f} ms   target < 50")
     print(f"read, grid located (cached)   {t_read:7.2f} ms   target < 10")

@@ -75,12 +75,6 @@ def classify_glyphs(frame: np.ndarray, boxes, masks: np.ndarray, chars: list[str
     return "".join(out)
 
 
-def read_counter(frame: np.ndarray, grid, tset) -> tuple[int, int] | None:
-    """(flags, total) from the counter label, or None when the set has no glyphs or none found."""
-    found = find_counter(frame, grid, tset)
-    return found[0] if found else None
-
-
 def find_counter(frame: np.ndarray, grid, tset):
     """((flags, total), (left, top, right, bottom) of the label) or None."""
     if not tset.glyph_images:
