@@ -233,15 +233,8 @@ class LiveGame(Game):
             return False
         covered = [d.rect.intersect(self.region) for d in dialogs]
         shot = self.grab()
-        from ..desktop.mines import send_keys
-        for dialog in dialogs:
-            self.x11.focus(dialog.id)
-            send_keys(self.x11, "Escape")
-        deadline = time.monotonic() + 3.0
-        while self._dialogs() and time.monotonic() < deadline:
-            time.sleep(0.002)
+        self._answer(dialogs, ["Escape"], timeout=3.0)
         self.dialogs_closed += len(dialogs)
-        self._refocus()
         boxes = [(r.left - self.region.left, r.top - self.region.top, r.right - self.region.left,
                   r.bottom - self.region.top) for r in covered if r is not None]
         deadline = time.monotonic() + 1.0
@@ -621,14 +614,19 @@ class LiveGame(Game):
 
     def _confirm_new_game(self) -> None:
         """Answer "Do you want to start a new game?" with Start New Game (keyboard only)."""
+        self._answer(self._dialogs(), ["Tab", "Return"], timeout=2.0)
+
+    def _answer(self, dialogs: list, keys: Sequence[str], timeout: float) -> None:
+        """Press ``keys`` in each dialog, wait (up to ``timeout``) until none is left, and give
+        the game its focus back."""
         from ..desktop.mines import send_keys
-        for dialog in self._dialogs():
+        for dialog in dialogs:
             self.x11.focus(dialog.id)
-            send_keys(self.x11, "Tab")
-            send_keys(self.x11, "Return")
-        deadline = time.monotonic() + 2
+            for combo in keys:
+                send_keys(self.x11, combo)
+        deadline = time.monotonic() + timeout
         while self._dialogs() and time.monotonic() < deadline:
-            time.sleep(0.01)
+            time.sleep(0.002)
         self._refocus()
 
     def _custom_dialog(self) -> None:
