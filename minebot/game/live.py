@@ -56,6 +56,11 @@ def _looks_transient(crop: np.ndarray) -> bool:
     return bool(hits.mean() > 0.9)
 
 
+def _fresh(board: Board) -> bool:
+    """Every cell covered: a new game nobody has clicked yet."""
+    return bool((board.cells == Cell.COVERED).all())
+
+
 class ScreenMismatchError(MinebotError):
     """The screen did not show what the moves should have produced; ``frame`` is saved."""
 
@@ -585,8 +590,7 @@ class LiveGame(Game):
             board = self.observe()
         except NoGameError:
             board = None
-        if board is not None and board.shape == want and not board.revealed.any() \
-                and not (board.cells != Cell.COVERED).any():
+        if board is not None and board.shape == want and _fresh(board):
             self.expected_shape = board.shape
             return board
         if board is not None and board.shape == want:
@@ -668,7 +672,7 @@ class LiveGame(Game):
                     raise
             finally:
                 self.recorder = recorder
-            if board is not None and not (board.cells != Cell.COVERED).any():
+            if board is not None and _fresh(board):
                 self.clicks = 0
                 self.expected_shape = board.shape
                 if recorder is not None:
@@ -682,11 +686,10 @@ class LiveGame(Game):
         """Play Again: the same size (Ctrl+R), confirming if a game is in progress."""
         self._close_dialogs()
         self.focus()
-        in_progress = self.reading is not None and not self.reading.board.is_over and \
-            (self.reading.board.cells != Cell.COVERED).any()
-        if self.reading is not None and not in_progress and \
-                not (self.reading.board.cells != Cell.COVERED).any():
-            return self.reading.board   # already fresh
+        board = self.reading.board if self.reading is not None else None
+        if board is not None and _fresh(board):
+            return board   # already fresh
+        in_progress = board is not None and not board.is_over
         self.key("ctrl+r")
         if in_progress or self.reading is None:
             # Mid-game (or unknown) GNOME Mines asks "start a new game?": answer it.
