@@ -81,3 +81,16 @@ def test_calibrate_errors(tmp_path, capsys):
                  "--example", fx("default-8x8-590x460-mid.png"), str(bad)])
     assert code == EXIT_BAD_INPUT
     assert "bad.board" in capsys.readouterr().err
+
+
+def test_calibrate_base_keeps_real_tile_sizes(tmp_path):
+    """Templates of big tiles are stored shrunk; --base must carry their on-screen size over."""
+    base = json.loads((Path(__file__).resolve().parents[1] / "templates" / "gnome-mines-default"
+                       / "templates.json").read_text())
+    assert max(c["size"] for c in base["cells"]) > 48      # the shipped set has shrunk tiles
+    code = main(["calibrate", "grown", "--out", str(tmp_path), "--base", "gnome-mines-default",
+                 "--example", fx("default-8x8-590x460-mid.png"), fx("default-8x8-590x460-mid.board")])
+    assert code == 0
+    meta = json.loads((tmp_path / "grown" / "templates.json").read_text())
+    sizes = {c["size"] for c in meta["cells"]}
+    assert {c["size"] for c in base["cells"]} <= sizes

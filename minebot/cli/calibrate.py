@@ -79,10 +79,11 @@ def run(args: argparse.Namespace) -> int:
     base_sets = [TemplateSet.load(b) for b in args.base]
     kept: list[Example] = []
     glyphs: list[tuple] = []
-    for tset in base_sets:   # the loaded set already holds each tile's patch: reuse it
+    for tset in base_sets:   # reuse the loaded patches; keep the real (not stored) tile sizes
         kept = merge_examples(kept, [
-            Example(load_image(tset.path / f), CELL_CHARS[code], look, patch)
-            for f, code, look, patch in zip(tset.files, tset.codes, tset.looks, tset.patches)])
+            Example(load_image(tset.path / f), CELL_CHARS[code], look, patch, int(size))
+            for f, code, look, patch, size
+            in zip(tset.files, tset.codes, tset.looks, tset.patches, tset.sizes)])
         glyphs += zip(tset.glyph_images, tset.glyph_chars)
     if not glyphs:   # the counter font is the desktop's, not the theme's: borrow any set's glyphs
         for path in available_sets().values():
@@ -126,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
         shutil.rmtree(folder)
     theme = args.name
     write_set(folder, args.name, args.game, theme,
-              [(e.image, e.label, e.look) for e in kept],
+              [(e.image, e.label, e.look, e.size) for e in kept],
               [(g if g.ndim == 3 else cv2.cvtColor(g, cv2.COLOR_GRAY2BGR), ch) for g, ch in glyphs]
               or None)
     labels = sorted({e.label for e in kept})

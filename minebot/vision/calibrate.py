@@ -36,10 +36,13 @@ class Example:
     label: str             # board text character
     look: str = "normal"
     patch: np.ndarray | None = None
+    size: int = 0          # width of the tile on screen (a stored template may be shrunk)
 
     def __post_init__(self) -> None:
         if self.patch is None:
             self.patch = tile_patch(self.image)
+        if not self.size:
+            self.size = int(self.image.shape[1])
 
 
 def crops(frame: np.ndarray, grid: Grid) -> list[list[np.ndarray]]:

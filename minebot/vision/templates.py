@@ -267,9 +267,10 @@ def _read_png(path: Path, where: str) -> np.ndarray:
 
 
 def write_set(folder: Path, name: str, game: str, theme: str,
-              cells: list[tuple[np.ndarray, str, str]],
+              cells: list[tuple[np.ndarray, str, str, int]],
               glyphs: list[tuple[np.ndarray, str]] | None = None, extra: dict | None = None) -> Path:
-    """Write a set: ``cells`` are (tile image, label, look); ``glyphs`` (image, char).
+    """Write a set: ``cells`` are (tile image, label, look, tile width on screen); ``glyphs``
+    (image, char).
 
     Tiles larger than ``MAX_STORED`` px are stored shrunk (area-averaged: the 16x16 patch is
     the same within a grey level) with their real size in the metadata, which the matcher uses
@@ -279,11 +280,11 @@ def write_set(folder: Path, name: str, game: str, theme: str,
     (folder / "cells").mkdir(exist_ok=True)
     entries = []
     counts: dict[str, int] = {}
-    for image, label, look in cells:
+    for image, label, look, size in cells:
         tag = {"-": "covered", "?": "question", "*": "mine", "F": "flag", "X": "exploded",
                "W": "wrongflag"}.get(label, label)
         n = counts[tag] = counts.get(tag, 0) + 1
-        size = int(image.shape[1])
+        size = int(size)
         rel = f"cells/{tag}-{look}-{size}px-{n}.png"
         if max(image.shape[:2]) > MAX_STORED:
             f = MAX_STORED / max(image.shape[:2])
