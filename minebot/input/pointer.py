@@ -45,11 +45,10 @@ def load_pyautogui(display: str | None = None, fresh: bool = False):
     display (tests start their own Xvfb), its connection is replaced.
     """
     global _PYAUTOGUI
-    from ..desktop.window import _ensure_xauthority, open_display, quiet_xlib
+    from ..desktop.window import open_display, quiet_xlib
     display = display or os.environ.get("DISPLAY")
     if not display:
         raise MinebotError("no X display for mouse input: set DISPLAY or use `minebot demo --virtual`")
-    _ensure_xauthority()
     if _PYAUTOGUI is None:
         old = os.environ.get("DISPLAY")
         os.environ["DISPLAY"] = display
