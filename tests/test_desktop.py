@@ -30,16 +30,6 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def test_package_imports_without_display():
-    env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
-    code = ("import minebot.desktop, minebot.input, minebot.game.live, minebot.game.replay, "
-            "minebot.cli.play, minebot.cli.replay, minebot.cli.demo, sys; "
-            "assert 'pyautogui' not in sys.modules and 'mss' not in sys.modules; print('ok')")
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    assert "pyautogui" not in out.stderr
-
-
 def test_no_display_is_a_clear_error(monkeypatch):
     monkeypatch.delenv("DISPLAY", raising=False)
     with pytest.raises(DesktopError, match="no X display"):
