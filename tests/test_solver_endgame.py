@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from minebot.board import Board
+from minebot.board import Board, neighbour_count
 from minebot.solver.constraints import build_constraints
 from minebot.solver.endgame import Endgame, enumerate_layouts
 from tests.test_solver_bruteforce import brute_force, random_position
@@ -92,3 +92,23 @@ def test_win_probability_matches_a_naive_game_tree():
         assert win == pytest.approx(_naive_win(board, [set(x) for x in layouts]))
         assert cell is not None and board.unknown[cell]
         checked += 1
+
+
+def test_win_probability_matches_a_naive_game_tree_with_areas_to_open():
+    """Larger positions, where a guess can show 0 and open an area, and where some unknown
+    cells are certain mines (the search drops them): still the naive tree's value."""
+    rng = np.random.default_rng(29)
+    checked = zeros = 0
+    while checked < 20:
+        board, layout = random_position(rng, max_unknown=9)
+        cons = build_constraints(board, board.mines)
+        layouts = enumerate_layouts(cons, 1000)
+        if len(layouts) < 3:
+            continue
+        counts = neighbour_count(layout)
+        zeros += int(((counts == 0) & board.unknown & ~layout).any())
+        cell, win = _endgame(board).best()
+        assert win == pytest.approx(_naive_win(board, [set(x) for x in layouts]))
+        assert cell is not None and board.unknown[cell] and any(cell not in lay for lay in layouts)
+        checked += 1
+    assert zeros >= 3     # the cases did include guesses that open an area

@@ -1,17 +1,26 @@
 """Exhaustive endgame search: the guess with the best chance of winning, when few layouts remain.
 
-With a handful of layouts left every one can be listed, and the game from here is a small
-tree: pick a cell; each layout either has a mine there (lost) or shows a value (and, for a 0,
-opens an area as the game would), which splits the layouts into groups; recurse on each group.
-The win probability of a cell is the layout-weighted sum over its groups. A certainly safe cell
-is always opened first (it can only add information). Results are memoised on (revealed cells,
+With a few hundred layouts left every one can be listed, and the game from here is a small
+tree: pick a cell; each layout either has a mine there (lost) or shows a value, which splits
+the layouts into groups; recurse on each group. The win probability of a cell is the
+layout-weighted sum over its groups. Certainly safe cells are always opened first, all at once
+(they can only add information); the area a 0 opens is exactly such a set of cells, so the
+search needs no flood fill of its own. Results are memoised on (revealed cells,
 remaining layouts); a node budget bounds the work, and when it runs out the search gives up
 and the look-ahead decides instead.
+
+The layouts are a boolean matrix (layout x unknown cell) and the value every cell would show
+under every layout is one matrix product, so a node costs a few numpy operations over its
+layouts instead of Python loops over cells and layouts. Candidates are tried safest first:
+a cell cannot win more often than it survives, so once the best value found reaches the next
+candidate's survival chance the rest need not be searched.
 """
 
 from __future__ import annotations
 
 from itertools import combinations
+
+import numpy as np
 
 from ..board import neighbours
 from .constraints import Constraints
@@ -99,78 +108,106 @@ class Endgame:
 
     def __init__(self, shape: tuple[int, int], revealed: frozenset[Coord],
                  layouts: list[frozenset[Coord]], budget: int = 20000) -> None:
-        self.rows, self.cols = shape
-        self.layouts = layouts
+        rows, cols = shape
+        unknown = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in revealed]
+        pos = {cell: i for i, cell in enumerate(unknown)}
+        n = len(unknown)
+        mines = np.zeros((len(layouts), n), dtype=bool)
+        for row, layout in zip(mines, layouts):
+            row[[pos[cell] for cell in layout]] = True
+        adjacency = np.zeros((n, n), dtype=np.int16)
+        for i, cell in enumerate(unknown):
+            adjacency[i, [pos[y] for y in neighbours(rows, cols, *cell) if y in pos]] = 1
+        shows = np.where(mines, -1, mines.astype(np.int16) @ adjacency).astype(np.int8)
+        # Cells that are a mine in every layout are never opened: only their effect on the
+        # numbers matters, and that is in ``shows`` already.
+        keep = ~mines.all(axis=0)
+        self.cells = [cell for cell, k in zip(unknown, keep) if k]
+        # shows[l, i]: the number cell i shows under layout l, -1 where it is a mine there.
+        self.shows = shows[:, keep]
         self.budget = budget
         self.memo: dict[tuple, float] = {}
-        self.unknown = frozenset((r, c) for r in range(self.rows) for c in range(self.cols)) - revealed
-        self.root = revealed
-        self._nb: dict[Coord, list[Coord]] = {}
 
-    def neighbours(self, cell: Coord) -> list[Coord]:
-        nb = self._nb.get(cell)
-        if nb is None:
-            nb = self._nb[cell] = list(neighbours(self.rows, self.cols, *cell))
-        return nb
+    def best(self) -> tuple[Coord | None, float] | None:
+        """(cell, win probability) for the root, or None if the budget ran out.
 
-    def _open(self, revealed: frozenset[Coord], cell: Coord, mines: frozenset[Coord]):
-        """What opening ``cell`` shows under layout ``mines``: a hashable outcome."""
-        stack = [cell]
-        seen = {cell}
-        shown = []
-        while stack:
-            x = stack.pop()
-            value = sum(1 for y in self.neighbours(x) if y in mines)
-            shown.append((x, value))
-            if value == 0:
-                for y in self.neighbours(x):
-                    if y not in seen and y not in revealed:
-                        seen.add(y)
-                        stack.append(y)
-        return frozenset(shown)
-
-    def best(self) -> tuple[Coord, float] | None:
-        """(cell, win probability) for the root, or None if the budget ran out."""
+        The cell is None when nothing is left to open (every unknown cell is a mine).
+        """
+        idx = np.arange(self.shows.shape[0])
+        hidden = np.ones(self.shows.shape[1], dtype=bool)
+        if not hidden.any():
+            return None, 1.0
         try:
-            return self._value(self.root, tuple(range(len(self.layouts))), want_cell=True)
+            cell, value = self._choose(hidden, idx)
         except BudgetExceeded:
             return None
+        return (None if cell is None else self.cells[cell]), value
 
-    def _value(self, revealed: frozenset[Coord], idx: tuple[int, ...], want_cell: bool = False):
-        layouts = self.layouts
-        hidden = self.unknown - revealed
-        safe_somewhere = [c for c in hidden if any(c not in layouts[i] for i in idx)]
-        if not safe_somewhere or len(idx) == 1 and not want_cell:
-            return (None, 1.0) if want_cell else 1.0
-        key = (revealed, idx)
-        if not want_cell and key in self.memo:
-            return self.memo[key]
+    def _value(self, hidden: np.ndarray, idx: np.ndarray) -> float:
+        """Win probability from a node: certain cells opened at once, else the best guess.
+
+        A 0 is not followed into the area it opens: its neighbours are safe in every layout
+        of its group, so the next node opens them as certain cells, which is the same thing.
+        """
+        if len(idx) == 1:
+            return 1.0
+        key = (hidden.tobytes(), idx.tobytes())
+        found = self.memo.get(key)
+        if found is not None:
+            return found
+        sub = self.shows[idx][:, hidden]
+        certain = (sub >= 0).all(axis=0)
+        if certain.any():
+            self._spend()
+            cols = np.flatnonzero(hidden)[certain]
+            nxt = hidden.copy()
+            nxt[cols] = False
+            _, group = np.unique(sub[:, certain], axis=0, return_inverse=True)
+            group = group.ravel()
+            value = sum(np.count_nonzero(group == g) * self._value(nxt, idx[group == g])
+                        for g in range(group.max() + 1)) / len(idx)
+        else:
+            value = self._choose(hidden, idx)[1]
+        self.memo[key] = value
+        return value
+
+    def _spend(self) -> None:
         self.budget -= 1
         if self.budget < 0:
             raise BudgetExceeded
-        certain = [c for c in safe_somewhere if all(c not in layouts[i] for i in idx)]
-        candidates = sorted(certain[:1] if certain else safe_somewhere)
-        best_cell, best_value = None, -1.0
-        total = len(idx)
-        for cell in candidates:
-            groups: dict[frozenset, list[int]] = {}
-            for i in idx:
-                if cell in layouts[i]:
-                    continue
-                groups.setdefault(self._open(revealed, cell, layouts[i]), []).append(i)
-            # Upper bound: surviving this click; skip if it cannot beat the best.
-            survive = sum(len(g) for g in groups.values()) / total
-            if survive <= best_value:
-                continue
-            value = 0.0
-            for shown, members in groups.items():
-                nxt = revealed | frozenset(x for x, _ in shown)
-                value += len(members) / total * self._value(nxt, tuple(members))
-            if value > best_value:
-                best_cell, best_value = cell, value
-                if value >= 1.0 - 1e-12:
-                    break
-        if want_cell:
-            return best_cell, best_value
-        self.memo[key] = best_value
-        return best_value
+
+    def _choose(self, hidden: np.ndarray, idx: np.ndarray) -> tuple[int | None, float]:
+        """The best cell to open at a node and its win probability."""
+        k = len(idx)
+        cols = np.flatnonzero(hidden)
+        sub = self.shows[idx][:, cols]
+        mined = (sub < 0).sum(axis=0)
+        open_ok = np.flatnonzero(mined < k)
+        if open_ok.size == 0:
+            return None, 1.0     # every hidden cell is a mine in every layout left: won
+        if k == 1:
+            return int(cols[open_ok[0]]), 1.0
+        self._spend()
+        order = open_ok[np.argsort(mined[open_ok], kind="stable")]
+        best_cell, best = None, -1.0
+        for j in order:
+            survive = (k - mined[j]) / k
+            if survive <= best + 1e-12:
+                break       # sorted by survival: no later cell can do better
+            c = int(cols[j])
+            nxt = hidden.copy()
+            nxt[c] = False
+            column = sub[:, j]
+            alive = column >= 0
+            members_all, values = idx[alive], column[alive]
+            total, left = 0.0, float(len(members_all))
+            for v in np.unique(values):
+                members = members_all[values == v]
+                total += len(members) * self._value(nxt, members)
+                left -= len(members)
+                if (total + left) / k <= best + 1e-12:
+                    break   # even winning every remaining group would not beat the best
+            value = total / k
+            if value > best + 1e-12:
+                best_cell, best = c, value
+        return best_cell, best

@@ -71,7 +71,7 @@ class Guesser:
     UNKNOWN_TOTAL_SAFETY = 0.8   # background guess without a mine total: typical density
 
     def __init__(self, cache: CountCache, candidates: int = 4, margin: float = 0.06,
-                 background_reps: int = 2, endgame_layouts: int = 40, endgame_budget: int = 3000,
+                 background_reps: int = 2, endgame_layouts: int = 200, endgame_budget: int = 2000,
                  time_budget: float = 0.06) -> None:
         self.time_budget = time_budget
         self.endgame_layouts = endgame_layouts
