@@ -62,3 +62,43 @@ def test_help_works(capsys):
 def test_bad_options_exit_2(capsys):
     assert main(["bench", "--size", "8x8", "--first", "9,9", "--games", "1"]) == 2
     assert "outside" in capsys.readouterr().err
+
+
+def _ab_main():
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "ab_solver.py"
+    spec = importlib.util.spec_from_file_location("ab_solver", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.main
+
+
+def test_ab_same_configuration_has_no_discordant_games(capsys):
+    """The A/B script pairs games by seed: one configuration against itself must agree on
+    every game, and its win rate must be the one ``minebot bench`` reports for those seeds."""
+    ab = _ab_main()
+    assert ab(["--size", "8x8", "--mines", "10", "--games", "12", "--seed", "3", "--json",
+                 "--a", "{}", "--b", "{}"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["games"] == 12 and figures["a_only"] == figures["b_only"] == 0
+    assert figures["a_win_rate"] == figures["b_win_rate"]
+    assert main(["bench", "--size", "8x8", "--mines", "10", "--games", "12", "--seed", "3",
+                     "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["win_rate"] == figures["a_win_rate"]
+
+
+def test_ab_different_configurations_differ_somewhere(capsys):
+    ab = _ab_main()
+    assert ab(["--size", "8x8", "--mines", "12", "--games", "40", "--seed", "5", "--json",
+                 "--a", '{"lookahead": false}', "--b", "{}"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["a_only"] + figures["b_only"] > 0
+    assert abs(figures["difference"] - (figures["b_win_rate"] - figures["a_win_rate"])) < 1e-12
+
+
+def test_ab_bad_options_are_named(capsys):
+    ab = _ab_main()
+    with pytest.raises(SystemExit) as err:
+        ab(["--a", '{"no_such_option": 1}', "--games", "1"])
+    assert "--a" in str(err.value) and "no_such_option" in str(err.value)

@@ -44,6 +44,7 @@ class Solver:
         self.flag = flag
         self.lookahead = lookahead
         self.guess_options = guess_options     # Guesser tuning (candidates, margin, ...)
+        Guesser(CountCache(), **guess_options)  # an unknown option fails here, not mid-game
         self.cache = CountCache()
         self.last_reason = ""
 
