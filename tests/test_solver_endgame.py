@@ -79,34 +79,19 @@ def _naive_win(board: Board, layouts: list[set]) -> float:
     return best
 
 
-def test_win_probability_matches_a_naive_game_tree():
-    rng = np.random.default_rng(17)
-    checked = 0
-    while checked < 25:
-        board, _ = random_position(rng, max_unknown=7)
-        cons = build_constraints(board, board.mines)
-        layouts = enumerate_layouts(cons, 1000)
-        if len(layouts) < 2:
-            continue
-        cell, win = _endgame(board).best()
-        assert win == pytest.approx(_naive_win(board, [set(x) for x in layouts]))
-        assert cell is not None and board.unknown[cell]
-        checked += 1
-
-
-def test_win_probability_matches_a_naive_game_tree_with_areas_to_open():
-    """Larger positions, where a guess can show 0 and open an area, and where some unknown
-    cells are certain mines (the search drops them): still the naive tree's value."""
-    rng = np.random.default_rng(29)
+@pytest.mark.parametrize("seed, max_unknown, min_layouts, cases", [(17, 7, 2, 25), (29, 9, 3, 20)])
+def test_win_probability_matches_a_naive_game_tree(seed, max_unknown, min_layouts, cases):
+    """Random positions, the larger ones with guesses that show 0 and open an area and with
+    unknown cells that are certain mines (the search drops them): the naive tree's value."""
+    rng = np.random.default_rng(seed)
     checked = zeros = 0
-    while checked < 20:
-        board, layout = random_position(rng, max_unknown=9)
+    while checked < cases:
+        board, layout = random_position(rng, max_unknown=max_unknown)
         cons = build_constraints(board, board.mines)
         layouts = enumerate_layouts(cons, 1000)
-        if len(layouts) < 3:
+        if len(layouts) < min_layouts:
             continue
-        counts = neighbour_count(layout)
-        zeros += int(((counts == 0) & board.unknown & ~layout).any())
+        zeros += int(((neighbour_count(layout) == 0) & board.unknown & ~layout).any())
         cell, win = _endgame(board).best()
         assert win == pytest.approx(_naive_win(board, [set(x) for x in layouts]))
         assert cell is not None and board.unknown[cell] and any(cell not in lay for lay in layouts)
