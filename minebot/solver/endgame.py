@@ -164,8 +164,11 @@ class Endgame:
             nxt[cols] = False
             _, group = np.unique(sub[:, certain], axis=0, return_inverse=True)
             group = group.ravel()
-            value = sum(np.count_nonzero(group == g) * self._value(nxt, idx[group == g])
-                        for g in range(group.max() + 1)) / len(idx)
+            value = 0.0
+            for g in range(group.max() + 1):
+                members = idx[group == g]
+                value += len(members) * self._value(nxt, members)
+            value /= len(idx)
         else:
             value = self._choose(hidden, idx)[1]
         self.memo[key] = value

@@ -43,9 +43,12 @@ class Solver:
         self.encoding = encoding
         self.flag = flag
         self.lookahead = lookahead
-        self.guess_options = guess_options     # Guesser tuning (candidates, margin, ...)
-        Guesser(CountCache(), **guess_options)  # an unknown option fails here, not mid-game
         self.cache = CountCache()
+        options = dict(guess_options)          # Guesser tuning (candidates, margin, ...)
+        if not lookahead:
+            options.update(candidates=1, background_reps=0, endgame_layouts=0)
+        # Built once, here: an unknown option fails at construction, not in the middle of a game.
+        self.guesser = Guesser(self.cache, **options)
         self.last_reason = ""
 
     def analyse(self, board: Board, mines: int | None = None) -> Analysis:
@@ -85,11 +88,7 @@ class Solver:
 
     def guess(self, result: Analysis):
         """The best guess on a position with no certain safe cell."""
-        options = dict(self.guess_options)
-        if not self.lookahead:
-            options.update(candidates=1, background_reps=0, endgame_layouts=0)
-        guesser = Guesser(self.cache, **options)
-        return guesser.choose(result.constraints, result.counts)
+        return self.guesser.choose(result.constraints, result.counts)
 
     @staticmethod
     def _open(board: Board, cell: Coord, p_mine: float) -> list[Move]:
