@@ -51,6 +51,25 @@ def mines_factory(xvfb):
             game.stop()
 
 
+@pytest.fixture
+def live_factory(mines_factory):
+    """``make(theme, window, level, play=None, **LiveGame options) -> (mines, game)``: a GNOME
+    Mines window at ``level`` and a LiveGame on it that plays ``play`` (default the same level).
+    Every game is closed after the test, before its window is stopped."""
+    games = []
+
+    def make(theme="bgcolors", window=(810, 656), level="beginner", play=None, **kw):
+        mines = mines_factory(theme=theme, window=window, level=level)
+        game = live_game(mines, level=play or level, **kw)
+        games.append(game)
+        return mines, game
+    try:
+        yield make
+    finally:
+        for game in games:
+            game.close()
+
+
 def live_game(mines, **kw):
     """A LiveGame on ``mines``' window; frames it saves go to a temp folder, not the cwd."""
     import tempfile
@@ -117,25 +136,17 @@ def play_and_check(game, solver, games: int, max_stops: int = 2) -> list:
     return results
 
 
-def test_beginner_bgcolors_smallest_window(mines_factory):
+def test_beginner_bgcolors_smallest_window(live_factory):
     from minebot.solver import Solver
-    mines = mines_factory(theme="bgcolors", window=(590, 460), level="beginner")
-    game = live_game(mines, level="beginner")
-    try:
-        results = play_and_check(game, Solver(), 3)
-    finally:
-        game.close()
+    _, game = live_factory(window=(590, 460))
+    results = play_and_check(game, Solver(), 3)
     assert all(r.final.shape == (8, 8) for r in results)
 
 
-def test_expert_large_window(mines_factory):
+def test_expert_large_window(live_factory):
     from minebot.solver import Solver
-    mines = mines_factory(theme="bgcolors", window=(1290, 760), level="expert")
-    game = live_game(mines, level="expert")
-    try:
-        (result,) = play_and_check(game, Solver(), 1, max_stops=3)
-    finally:
-        game.close()
+    _, game = live_factory(window=(1290, 760), level="expert")
+    (result,) = play_and_check(game, Solver(), 1, max_stops=3)
     assert result.final.shape == (16, 30)
     assert result.final.mines == 99
 
@@ -157,87 +168,70 @@ def test_whole_screen_fallback_without_the_window(mines_factory, tmp_path):
     assert win.left < left and right < win.right and win.top < top and bottom < win.bottom
 
 
-def test_level_switch_and_default_theme(mines_factory):
+def test_level_switch_and_default_theme(live_factory):
     """Start at beginner, let the bot switch the window to intermediate through the chooser."""
     from minebot.solver import Solver
-    mines = mines_factory(theme="default", window=(810, 656), level="beginner")
-    game = live_game(mines, level="intermediate")
-    try:
-        (result,) = play_and_check(game, Solver(), 1)
-    finally:
-        game.close()
+    _, game = live_factory(theme="default", play="intermediate")
+    (result,) = play_and_check(game, Solver(), 1)
     assert result.final.shape == (16, 16)
 
 
 @pytest.mark.parametrize("resize", [None, (900, 700)], ids=["moved", "moved-and-resized"])
-def test_window_moved_between_read_and_click(mines_factory, resize):
+def test_window_moved_between_read_and_click(live_factory, resize):
     """The window moves (and grows) after the board was read: read again, click the new place."""
-    mines = mines_factory(theme="bgcolors", window=(810, 656), level="beginner")
-    game = live_game(mines, level="beginner")
-    try:
-        board = game.start()
-        old = game.reading.board_px
-        old_region = game.region
-        mines.move_resize(73, 41, window=resize)
-        after = game.act([Move(Action.OPEN, (4, 4))])
-        assert (game.region.left, game.region.top) == (old_region.left + 73, old_region.top + 41)
-        if resize is None:
-            assert game.reading.board_px == old
-        else:
-            assert (game.region.width, game.region.height) == resize
-            assert game.reading.board_px != old
-        assert after.cells[4, 4] <= 8 or after.state is GameState.LOST
-        assert_clicks_inside(game)
-        assert board.shape == after.shape
-    finally:
-        game.close()
+    mines, game = live_factory()
+    board = game.start()
+    old = game.reading.board_px
+    old_region = game.region
+    mines.move_resize(73, 41, window=resize)
+    after = game.act([Move(Action.OPEN, (4, 4))])
+    assert (game.region.left, game.region.top) == (old_region.left + 73, old_region.top + 41)
+    if resize is None:
+        assert game.reading.board_px == old
+    else:
+        assert (game.region.width, game.region.height) == resize
+        assert game.reading.board_px != old
+    assert after.cells[4, 4] <= 8 or after.state is GameState.LOST
+    assert_clicks_inside(game)
+    assert board.shape == after.shape
 
 
-def test_paused_game_is_resumed_before_clicking(mines_factory):
-    mines = mines_factory(theme="bgcolors", window=(810, 656), level="beginner")
-    game = live_game(mines, level="beginner")
-    try:
-        game.start()
-        board = game.act([Move(Action.OPEN, (4, 4))])
-        if board.is_over:
-            pytest.skip("the first click ended the game")
-        since = len(game.pointer.log)
-        mines.focus()
-        mines.key("Pause")          # the user pauses: "Paused" covers the board
-        import time
-        time.sleep(0.3)
-        from minebot.vision import Reader
-        from minebot.vision.reader import NoBoardError
-        with pytest.raises(NoBoardError) as shown:
-            Reader().read(game.grab())
-        assert shown.value.state is GameState.PAUSED
-        again = game.observe()      # the bot resumes the game before reading it
-        assert np.array_equal(again.cells, board.cells)
-        assert len(game.pointer.log) == since
-    finally:
-        game.close()
+def test_paused_game_is_resumed_before_clicking(live_factory):
+    mines, game = live_factory()
+    game.start()
+    board = game.act([Move(Action.OPEN, (4, 4))])
+    if board.is_over:
+        pytest.skip("the first click ended the game")
+    since = len(game.pointer.log)
+    mines.focus()
+    mines.key("Pause")          # the user pauses: "Paused" covers the board
+    import time
+    time.sleep(0.3)
+    from minebot.vision import Reader
+    from minebot.vision.reader import NoBoardError
+    with pytest.raises(NoBoardError) as shown:
+        Reader().read(game.grab())
+    assert shown.value.state is GameState.PAUSED
+    again = game.observe()      # the bot resumes the game before reading it
+    assert np.array_equal(again.cells, board.cells)
+    assert len(game.pointer.log) == since
 
 
-def test_window_closed_stops_without_clicking(mines_factory):
+def test_window_closed_stops_without_clicking(live_factory):
     from minebot.errors import NoGameError
-    mines = mines_factory(theme="bgcolors", window=(810, 656), level="beginner")
-    game = live_game(mines, level="beginner")
-    try:
-        game.start()
-        mines.x11._window(mines.window.id).unmap()
-        mines.x11.d.sync()
-        with pytest.raises(NoGameError, match="closed"):
-            game.act([Move(Action.OPEN, (4, 4))])
-        assert game.pointer.log == []
-    finally:
-        game.close()
+    mines, game = live_factory()
+    game.start()
+    mines.x11._window(mines.window.id).unmap()
+    mines.x11.d.sync()
+    with pytest.raises(NoGameError, match="closed"):
+        game.act([Move(Action.OPEN, (4, 4))])
+    assert game.pointer.log == []
 
 
-def test_covered_board_is_raised_and_read_again_before_clicking(mines_factory, xvfb):
+def test_covered_board_is_raised_and_read_again_before_clicking(live_factory, xvfb):
     """Another window over the board: the bot raises the game, reads again, then clicks."""
     from Xlib import X, display as xdisplay
-    mines = mines_factory(theme="classic", window=(810, 656), level="beginner")
-    game = live_game(mines, level="beginner")
+    _, game = live_factory(theme="classic")
     other = xdisplay.Display(xvfb.display)
     try:
         game.start()
@@ -257,10 +251,9 @@ def test_covered_board_is_raised_and_read_again_before_clicking(mines_factory, x
         assert_clicks_inside(game)
     finally:
         other.close()
-        game.close()
 
 
-def test_inconsistent_read_stops_and_saves_the_frame(mines_factory, tmp_path):
+def test_inconsistent_read_stops_and_saves_the_frame(live_factory, tmp_path):
     """A reader that reports an impossible number: the bot re-reads, then stops, clicks nothing."""
     from minebot.cli.play import Session, play_session
     from minebot.errors import InconsistentBoardError
@@ -282,17 +275,13 @@ def test_inconsistent_read_stops_and_saves_the_frame(mines_factory, tmp_path):
                 reading.board = board.replace(cells=cells)
             return reading
 
-    mines = mines_factory(theme="bgcolors", window=(810, 656), level="beginner")
-    game = live_game(mines, level="beginner", reader=ImpossibleReader(), frames_dir=tmp_path)
-    try:
-        with pytest.raises(InconsistentBoardError, match="saved to"):
-            play_session(game, Solver(), 1, Session(tmp_path / "games.jsonl"), "beginner")
-        # Only the first click (on a fresh board) was made; nothing after the impossible read.
-        assert len(game.pointer.log) == 1
-        assert list(tmp_path.glob("minebot-inconsistent-*.png"))
-        assert not (tmp_path / "games.jsonl").exists()
-    finally:
-        game.close()
+    _, game = live_factory(reader=ImpossibleReader(), frames_dir=tmp_path)
+    with pytest.raises(InconsistentBoardError, match="saved to"):
+        play_session(game, Solver(), 1, Session(tmp_path / "games.jsonl"), "beginner")
+    # Only the first click (on a fresh board) was made; nothing after the impossible read.
+    assert len(game.pointer.log) == 1
+    assert list(tmp_path.glob("minebot-inconsistent-*.png"))
+    assert not (tmp_path / "games.jsonl").exists()
 
 
 def test_record_then_replay_matches(mines_factory, tmp_path):
