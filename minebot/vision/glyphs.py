@@ -20,6 +20,7 @@ nearest glyph of another digit says how sure that is.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -44,7 +45,14 @@ MIN_HEIGHT = 4
 ASPECT_WEIGHT = 0.35
 """Weight of the log aspect-ratio difference against the mean coverage difference."""
 
-BANK_FILE = Path(__file__).resolve().parents[2] / "templates" / "digits" / "bank.npz"
+def _bank_file() -> Path:
+    """The shipped bank: in the checkout's templates/, else where ``pip install`` put it."""
+    repo = Path(__file__).resolve().parents[2] / "templates" / "digits" / "bank.npz"
+    installed = Path(sys.prefix) / "share" / "minebot" / "templates" / "digits" / "bank.npz"
+    return repo if repo.is_file() or not installed.is_file() else installed
+
+
+BANK_FILE = _bank_file()
 
 
 @dataclass(frozen=True)

@@ -124,20 +124,24 @@ def _lattice(stats: np.ndarray, min_tile: int = MIN_TILE, size_tol: int = 1
     if len(stats) < 4:
         return None
     x, y, w, h, area = (stats[:, i] for i in range(5))
-    square = ((w >= min_tile) & (h >= min_tile) & (np.abs(w - h) <= 1 + size_tol)
+    # tiles differ by 1 px (the game shares leftover pixels out), by 2 px when the desktop
+    # scales every logical pixel by 2 (GDK_SCALE=2): allow more on larger tiles
+    slack = np.maximum(size_tol, 1 + np.maximum(w, h) // 40)
+    square = ((w >= min_tile) & (h >= min_tile) & (np.abs(w - h) <= 1 + 2 * slack)
               & (area >= 0.8 * w * h))
     if square.sum() < 4:
         return None
     sizes = w[square]
     values, counts = np.unique(sizes, return_counts=True)
     best = None
-    # try the most common tile sizes (a board's tiles differ by at most 1 px)
+    # try the most common tile sizes
     for size in values[np.argsort(-counts)][:3]:
-        keep = square & (np.abs(w - size) <= size_tol) & (np.abs(h - size) <= size_tol)
+        tol = max(size_tol, 1 + int(size) // 40)
+        keep = square & (np.abs(w - size) <= tol) & (np.abs(h - size) <= tol)
         idx = np.flatnonzero(keep)
         if idx.size < 4:
             continue
-        found = _complete_lattice(x[idx], y[idx], w[idx], h[idx], int(size), size_tol)
+        found = _complete_lattice(x[idx], y[idx], w[idx], h[idx], int(size), tol)
         if found is not None and (best is None or found[0].size * found[2].size > best[0].size * best[2].size):
             best = found
     return best

@@ -248,6 +248,8 @@ class Reader:
         unrevealed = np.isin(codes, (Cell.COVERED, Cell.FLAG, Cell.QUESTION))
         odd_zero = ((codes == 0) & (neighbour_count(unrevealed) > 0)).ravel()
         suspect_mask = (transient & (state == GameState.PLAYING)) | ambiguous | odd_zero
+        # an unsure number is never acted on as read (the live game reads it again)
+        suspect_mask[[r * grid.cols + c for r, c in unsure]] = True
         suspect = [divmod(int(i), grid.cols) for i in np.flatnonzero(suspect_mask)]
         board = Board(codes, mines, state)
         return Reading(board, grid.board_px, grid.cell_rects(), tset.name, suspect,
