@@ -58,13 +58,10 @@ def big_xvfb():
 
 def reads_against_final(boards: list, final) -> list[str]:
     """Problems of the finished game's truth, and every read number that disagrees with it."""
-    problems = logic_problems(final, final.mines)
-    for step, board in enumerate(boards):
-        shown = board.cells <= 8
-        for r, c in np.argwhere(shown & (board.cells != final.cells)):
-            problems.append(f"step {step}: read {board.cells[r, c]} at {r},{c}, "
-                            f"the finished game shows {final.cells[r, c]}")
-    return problems
+    from minebot.truth import misreads
+    return logic_problems(final, final.mines) + [
+        f"step {step}: read {read} at {r},{c}, the finished game proves {true}"
+        for step, r, c, read, true in misreads(boards, final)]
 
 
 @pytest.mark.parametrize("font,theme,window,level,scale", CASES,
