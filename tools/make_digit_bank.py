@@ -36,8 +36,8 @@ THEME = Path("/usr/share/gnome-mines/themes/default")
 SIZES = list(range(6, 41)) + list(range(44, 81, 4)) + [88, 96, 108, 120]
 """Icon sizes in pixels (GNOME Mines draws the icon at 80% of the tile's content box)."""
 
-RESAMPLE = (0.75, 1.3, 1.6)
-"""Factors small icons are also resampled by (bilinear), as a scaled draw would."""
+SHIFTS = ((0.0, 0.0), (0.5, 0.0), (0.0, 0.5), (0.5, 0.5))
+"""Sub-pixel offsets (x, y) each icon is drawn at."""
 
 SKIP = ("IBM 3270",)  # a decorative terminal face with dotted zeros and open loops
 
@@ -77,11 +77,12 @@ def font_glyphs(family: str, workdir: Path) -> list[tuple]:
     for digit in range(1, 9):
         for size in SIZES:
             alpha = render(THEME / f"{digit}mines.svg", size, conf)
-            # GTK may draw an icon rendered at another size scaled (and so blurred): small
-            # icons are also stored resampled up and down
-            variants = [alpha] + ([cv2.resize(alpha, (round(size * f),) * 2, interpolation=cv2.INTER_LINEAR)
-                                   for f in RESAMPLE] if size <= 40 else [])
-            for image in variants:
+            # GTK centres the icon in the tile, often at a half-pixel offset, and draws it
+            # there with bilinear filtering: each render is also stored shifted by half a
+            # pixel across, down and both (this reproduces the game's pixels exactly)
+            for dx, dy in SHIFTS:
+                shift = np.float32([[1, 0, dx], [0, 1, dy]])
+                image = cv2.warpAffine(alpha, shift, (size + 1, size + 1), flags=cv2.INTER_LINEAR)
                 glyph = describe(image)
                 if glyph is not None:
                     out.append((glyph, digit, family))
