@@ -87,3 +87,47 @@ def test_plays_and_reads_every_number_right(big_xvfb, font, theme, window, level
     assert result.final.state in (GameState.WON, GameState.LOST)
     assert len(boards) >= 1
     assert reads_against_final(boards, result.final) == []
+
+
+def test_plays_through_doubt_without_acting_on_it(big_xvfb, monkeypatch):
+    """Every digit read by shape made doubtful (all close digits kept as candidates): the game
+    is still played to its end, each doubt settled by the rules or left as "#", and a loss
+    can only come from a guess, never from a "certain" cell that a doubtful digit implied."""
+    from minebot.desktop import GnomeMines
+    from minebot.game.live import LiveGame
+    from minebot.loop import play_game
+    from minebot.solver import Solver
+    from minebot.vision import numbers
+    monkeypatch.setattr(numbers, "SURE_MARGIN", float("inf"))
+    monkeypatch.setattr(numbers, "CANDIDATE_MARGIN", 0.3)
+    from minebot.solver import doubts as doubts_module
+    seen: list[int] = []
+    real_settle = doubts_module.settle
+
+    def counting_settle(board, unsure, mines=None):
+        seen.append(len(unsure))
+        return real_settle(board, unsure, mines)
+    monkeypatch.setattr(doubts_module, "settle", counting_settle)
+    mines = GnomeMines(big_xvfb, theme="default", window=(810, 656), level="beginner",
+                       font="DejaVu Sans Mono").start()
+    game = LiveGame(mines.display, window_id=mines.window.id, level="beginner",
+                    frames_dir=tempfile.mkdtemp(prefix="minebot-test-frames-"))
+    steps: list = []
+    unread = 0
+    try:
+        for i in range(3):
+            game.start() if i == 0 else game.new_game()
+            result = play_game(game, Solver(), on_step=lambda b, m: steps.append((b, m)))
+            assert result.final.state in (GameState.WON, GameState.LOST)
+            unread += sum(int((b.cells == 15).sum()) for b, _ in steps)
+            if result.final.state is GameState.LOST:
+                exploded = tuple(int(v) for v in np.argwhere(result.final.cells == 13)[0])
+                fatal = [m for _, moves in steps for m in moves if m.cell == exploded]
+                assert fatal and all(m.p_mine > 0 for m in fatal), fatal
+            assert reads_against_final([b for b, _ in steps], result.final) == []
+            steps.clear()
+    finally:
+        game.close()
+        mines.stop()
+    assert sum(seen) > 0, "no doubtful digit was seen: the test did not test anything"
+    print(f"doubtful digits settled: {sum(seen)} over {len(seen)} reads; '#' cells seen: {unread}")

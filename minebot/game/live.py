@@ -528,13 +528,17 @@ class LiveGame(Game):
         return f"read a {board.cols}x{board.rows} board where the game is {cols}x{rows}"
 
     def _with_mines(self, reading) -> Board:
-        """The reading's board with the mine total filled in when the counter gave none."""
+        """The reading's board with the mine total filled in when the counter gave none, and
+        its unsure numbers settled by the rules or shown as ``#`` (never acted on as read)."""
         board = reading.board
         if board.mines is None:
             mines = self.mines_hint if self.mines_hint is not None else STANDARD_MINES.get(board.shape)
             if mines is not None:
                 board = board.replace(mines=mines)
-                reading.board = board
+        if reading.unsure:
+            from ..solver.doubts import settle
+            board, reading.unsure = settle(board, reading.unsure, board.mines)
+        reading.board = board
         return board
 
     def _accept(self, frame: np.ndarray, reading) -> None:
@@ -561,8 +565,9 @@ class LiveGame(Game):
             if (cells[was_open] != before[was_open]).any():
                 bad = np.argwhere(was_open & (cells != before))[0]
                 return f"revealed cell {tuple(int(v) for v in bad)} changed"
+            opened = new.opened
             for cell in opens:
-                if cells[cell] > 8 and new.state is not GameState.WON:
+                if not opened[cell] and new.state is not GameState.WON:
                     return f"cell {cell} was clicked but is not revealed"
             for cell in flags:
                 if cells[cell] != Cell.FLAG and cells[cell] > 8 and new.state is not GameState.WON:

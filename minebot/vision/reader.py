@@ -70,6 +70,8 @@ class Reading:
     distance: np.ndarray | None = None       # (rows, cols) RMS distance to the matched template
     counter: tuple[int, int] | None = None   # (flags, total) as shown, when readable
     unsure: dict = field(default_factory=dict)  # (r, c) -> numbers a revealed cell may show
+    """Numbers whose shape was a close call: ``board`` holds the likeliest digit, which must not
+    be acted on; ``minebot.solver.doubts.settle`` turns them into ``#`` or proven numbers."""
 
     def to_json(self) -> dict:
         b = self.board
@@ -248,8 +250,6 @@ class Reader:
         unrevealed = np.isin(codes, (Cell.COVERED, Cell.FLAG, Cell.QUESTION))
         odd_zero = ((codes == 0) & (neighbour_count(unrevealed) > 0)).ravel()
         suspect_mask = (transient & (state == GameState.PLAYING)) | ambiguous | odd_zero
-        # an unsure number is never acted on as read (the live game reads it again)
-        suspect_mask[[r * grid.cols + c for r, c in unsure]] = True
         suspect = [divmod(int(i), grid.cols) for i in np.flatnonzero(suspect_mask)]
         board = Board(codes, mines, state)
         return Reading(board, grid.board_px, grid.cell_rects(), tset.name, suspect,
