@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from minebot.board import Board
+from minebot.board import Board, GameState
 from minebot.vision import Reader, UnmatchedCellsError, load_image, read_image
 from test_vision_truth import logic_problems
 
@@ -220,3 +220,18 @@ def test_reader_switches_set_when_the_theme_shows():
     mid = reader.read(load_image(png))
     assert mid.templates == "gnome-mines-classic"
     assert (mid.board.cells == Board.load(png.with_suffix(".board")).cells).all()
+
+
+WON_IN_DOUBT = [p for p in DOUBTFUL if _meta(p).get("phase") == "won"]
+
+
+@pytest.mark.parametrize("png", WON_IN_DOUBT, ids=lambda p: p.stem)
+def test_a_won_board_with_doubtful_flags_is_accepted_only_when_the_count_proves_it(png: Path):
+    """At 19 px tiles a flag and a "?" look alike; on a won board (nothing to click any more)
+    the flags read are all flags when their count equals the counter's total."""
+    from minebot.game.live import _won_beyond_doubt
+    reading = read_image(png)
+    assert reading.suspect and reading.board.state is GameState.WON
+    assert _won_beyond_doubt(reading, None)
+    reading.counter = (reading.counter[0] - 1, reading.counter[1])
+    assert not _won_beyond_doubt(reading, None)

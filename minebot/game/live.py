@@ -56,6 +56,22 @@ def _looks_transient(crop: np.ndarray) -> bool:
     return bool(hits.mean() > 0.9)
 
 
+def _won_beyond_doubt(reading, mines: int | None) -> bool:
+    """A won board whose only doubtful cells are flags: no click will follow, and the count
+    proves every doubtful flag is one (the game flags every mine on a win, and the number of
+    flags read equals the mine total, from the counter or the level)."""
+    board = reading.board
+    if board.state is not GameState.WON:
+        return False
+    cells = board.cells
+    if any(cells[cell] != Cell.FLAG for cell in reading.suspect):
+        return False
+    total = reading.counter[1] if reading.counter else (board.mines if board.mines is not None else mines)
+    flags = int((cells == Cell.FLAG).sum())
+    shown = reading.counter[0] if reading.counter else flags
+    return total is not None and flags == total == shown
+
+
 def _fresh(board: Board) -> bool:
     """Every cell covered: a new game nobody has clicked yet."""
     return bool((board.cells == Cell.COVERED).all())
@@ -349,7 +365,7 @@ class LiveGame(Game):
                     continue
                 time.sleep(0.03)
                 continue
-            if reading.suspect:
+            if reading.suspect and not _won_beyond_doubt(reading, self.mines_hint):
                 # Hovered or pressed cells pass; a cell that stays doubtful is never acted on.
                 last_error = ScreenMismatchError(
                     "cell(s) could not be read with confidence (row,col): "
