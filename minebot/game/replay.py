@@ -125,7 +125,9 @@ class ReplayGame(Game):
     ``observe`` re-reads the current recorded frame with ``reader``; ``act`` compares the moves
     the solver chose now with the moves recorded for that frame, then moves on to the next
     frame (the one the live game captured after acting). Differences are collected in
-    ``differences``; the replay always follows the recorded frames.
+    ``differences``; the replay always follows the recorded frames. ``complete`` says whether
+    the replay reached the last recorded frame: a replay that stopped early (a missing or
+    unreadable frame, a game that ended sooner) has not checked every step.
     """
 
     rules = "zero"
@@ -159,6 +161,11 @@ class ReplayGame(Game):
                                                f"{len(diff)} cell(s) differ ({where}); state "
                                                f"{board.state} vs recorded {step.board.state}"))
         return board
+
+    @property
+    def complete(self) -> bool:
+        """Every recorded frame was served (the last one is where the replay ended)."""
+        return self.pos == len(self.steps) - 1
 
     def observe(self) -> Board:
         # Frames read without moves before the game's last frame (the start-up read, re-reads
