@@ -42,6 +42,7 @@ def _cells(cells) -> str:
 
 
 def run(args) -> int:
+    from ..bignum import count_json, count_text
     from ..board import Board
     from ..errors import BadInputError
     from ..solver import Solver
@@ -66,7 +67,7 @@ def run(args) -> int:
             "probability": rows,
             "move": move.to_json(),
             "wrong_flags": [list(c) for c in result.wrong_flags],
-            "layouts": result.layouts,
+            "layouts": count_json(result.layouts),
             "reason": solver.last_reason,
         }
         print(json.dumps(out))
@@ -83,7 +84,7 @@ def run(args) -> int:
     if len(result.safe) + len(result.mines) > 20:
         print("  ...")
     where = "full layouts" if result.mines_known else "frontier layouts (mine total unknown)"
-    print(f"layouts: {result.layouts} {where}")
+    print(f"layouts: {count_text(result.layouts)} {where}")
     print("probability of a mine (%), '.' revealed, '?' unknown:")
     unknown = board.unknown
     for r, row in enumerate(rows):

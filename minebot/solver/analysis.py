@@ -11,6 +11,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from ..bignum import count_text, fraction_text
 from ..board import Board
 from ..errors import InconsistentBoardError
 from .backbone import Explainer, _solver_for, backbone, frontier_bounds
@@ -114,11 +115,11 @@ class Analysis:
         cons = self.constraints
         where = "frontier" if cell in cons.index else "background"
         if self.mines_known:
-            how = (f"{self.layouts} full layouts weighted by C({len(cons.background)} background "
+            how = (f"{count_text(self.layouts)} full layouts weighted by C({len(cons.background)} background "
                    f"cells, mines left); {cons.mines_left} mines left")
         else:
-            how = f"{self.layouts} frontier layouts, mine total unknown"
-        return f"{float(frac):.1%} mine ({frac}, {where} cell): exact over {how}"
+            how = f"{count_text(self.layouts)} frontier layouts, mine total unknown"
+        return f"{float(frac):.1%} mine ({fraction_text(frac)}, {where} cell): exact over {how}"
 
     # -- explanations ---------------------------------------------------------------------
     def explanation(self, cell: Coord) -> tuple[list[Coord], bool]:
