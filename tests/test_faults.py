@@ -62,3 +62,147 @@ def test_bench_stops_on_sigterm_with_a_summary_and_exit_143():
     assert proc.returncode == EXIT_TERMINATED, err
     summary = json.loads(out.strip().splitlines()[-1])
     assert summary["games"] >= 0 and "Traceback" not in err
+
+
+# -- play and demo: outputs checked before the first click --------------------------------------
+def run_without_display(*args: str) -> subprocess.CompletedProcess:
+    import os
+    env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+    return subprocess.run([sys.executable, "-m", "minebot", *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=60, env=env)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["play", "--log", "/tmp"], ["--log /tmp", "folder"]),
+    (["play", "--log", "/nonexistent/dir/g.jsonl"], ["--log", "does not exist"]),
+    (["play", "--click-log", "/tmp"], ["--click-log /tmp"]),
+    (["play", "--record", "/proc/nope"], ["--record /proc/nope", "cannot write"]),
+    (["play", "--screenshots", "/proc/nope"], ["--screenshots /proc/nope", "cannot write"]),
+    (["play", "--record", "/etc/hostname"], ["--record /etc/hostname", "not a folder"]),
+    (["demo", "--out", "/proc/nope"], ["--out /proc/nope", "cannot write"]),
+    (["demo", "--record", "/proc/nope"], ["--record /proc/nope", "cannot write"]),
+])
+def test_bad_output_is_refused_before_anything_starts(args, words):
+    """Checked before the display, the window or a click: exit 2 and one line, no folders made."""
+    done = run_without_display(*args, "--games" if args[0] == "play" else "--beginner", "3")
+    assert done.returncode == EXIT_BAD_INPUT, done.stderr
+    one_line_error(done.stderr, *words)
+    assert not Path("/nonexistent").exists()
+
+
+class ScreenGame:
+    """A real engine game dressed as the live window, as far as ``play_session`` looks: it
+    starts new games, saves no frames, and can be told to show a screen nobody can read."""
+
+    rules = "zero"
+    first_click = None
+    frame = None
+    reading = None
+
+    def __init__(self, unreadable: set[int] = frozenset(), seed: int = 1) -> None:
+        self.unreadable = set(unreadable)   # numbers of the games whose screen cannot be read
+        self.number = 0
+        self.seed = seed
+
+    def _new(self):
+        from minebot.game.engine import EngineGame
+        self.number += 1
+        self.engine = EngineGame(8, 8, 10, rules="zero", seed=self.seed + self.number)
+
+    start = new_game = _new
+
+    def observe(self):
+        from minebot.errors import UnreadableGameError
+        if self.number in self.unreadable:
+            raise UnreadableGameError("cell(s) could not be read with confidence (row,col): 0,0")
+        return self.engine.observe()
+
+    def act(self, moves):
+        return self.engine.act(moves)
+
+    def save_frame(self, what):
+        return None
+
+
+def test_play_gives_up_after_a_few_unreadable_games_in_a_row():
+    from minebot.cli.play import MAX_STOPS_IN_A_ROW, Session, play_session
+    from minebot.errors import EXIT_NO_GAME, UnreadableGameError
+    from minebot.solver import Solver
+    session = Session(quiet=True)
+    game = ScreenGame(unreadable=set(range(2, 100)))
+    with pytest.raises(UnreadableGameError, match="in a row") as info:
+        play_session(game, Solver(), 50, session, keep_going=True)
+    assert info.value.exit_code == EXIT_NO_GAME
+    assert len(session.results) == 1 and len(session.stopped) == MAX_STOPS_IN_A_ROW
+
+
+def test_a_readable_game_resets_the_count_of_stops():
+    from minebot.cli.play import MAX_STOPS_IN_A_ROW, Session, play_session
+    from minebot.solver import Solver
+    session = Session(quiet=True)
+    stops = {n for n in range(1, 4 * MAX_STOPS_IN_A_ROW) if n % MAX_STOPS_IN_A_ROW}
+    play_session(ScreenGame(unreadable=stops), Solver(), 4, session, keep_going=True)
+    assert len(session.results) == 4
+
+
+def test_wrong_board_size_and_unmatched_cells_exit_alike():
+    """Both mean "could not read the game": one exit code (4)."""
+    from minebot.errors import EXIT_NO_GAME, NoGameError
+    from minebot.game.live import ScreenMismatchError
+    # A live read that fails on unmatched cells ends in NoGameError("could not read the board").
+    assert ScreenMismatchError("the board is 9x9, expected 8x8").exit_code == EXIT_NO_GAME
+    assert NoGameError("could not read the board").exit_code == EXIT_NO_GAME
+
+
+def test_a_log_that_fails_mid_run_stops_and_keeps_the_result(tmp_path):
+    """/dev/full accepts the open but not the write: the game's line is still printed, the
+    run stops with an OutputError that says what is kept."""
+    import io
+    from minebot.cli.play import Session, play_session
+    from minebot.errors import OutputError
+    from minebot.solver import Solver
+    out = io.StringIO()
+    session = Session(log_path=Path("/dev/full"))
+    with pytest.raises(OutputError, match=r"/dev/full: cannot write .*kept"):
+        play_session(ScreenGame(), Solver(), 3, session, out=out)
+    assert out.getvalue().startswith("game 1: ")
+
+
+def test_a_recording_that_fails_mid_run_says_so(tmp_path):
+    import numpy as np
+    from minebot.errors import OutputError
+    from minebot.game.replay import Recording
+    rec = Recording(tmp_path / "rec")
+    (tmp_path / "rec" / "frames").rmdir()
+    (tmp_path / "rec" / "frames").write_text("not a folder")
+    with pytest.raises(OutputError, match="recording frame"):
+        rec.add_frame(np.zeros((10, 10, 3), np.uint8), None)
+    rec.close()
+
+
+LIVE = pytest.mark.skipif(
+    not (Path("/usr/games/gnome-mines").exists() and __import__("shutil").which("Xvfb")),
+    reason="needs xvfb and gnome-mines")
+
+
+@pytest.mark.live
+@LIVE
+@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_interrupted_demo_prints_the_summary_and_the_json_line(tmp_path, sig, code):
+    """Ctrl-C and SIGTERM both print the summary of the finished games, the JSON line when
+    asked, and exit 130 / 143."""
+    proc = subprocess.Popen([sys.executable, "-m", "minebot", "demo", "--virtual", "--beginner",
+                             "200", "--expert", "0", "--json", "--out", str(tmp_path / "out")],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines = []
+    for line in proc.stdout:     # wait for the first finished game
+        lines.append(line)
+        if line.startswith("game 1:"):
+            break
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=60)
+    lines += out.splitlines()
+    assert proc.returncode == code, err
+    summary = json.loads(lines[-1])
+    assert summary["games"] >= 1 and "Traceback" not in err
+    assert (tmp_path / "out" / "summary.json").exists()

@@ -25,6 +25,7 @@ import numpy as np
 
 from ..board import Board, GameState
 from ..errors import BadInputError, MinebotError
+from ..outputs import save_png, write_failed
 from ..move import Action, Move
 from .base import Game
 
@@ -40,15 +41,20 @@ class Recording:
         self.game = 0
 
     def _write(self, obj: dict) -> None:
-        self._steps.write(json.dumps(obj) + "\n")
-        self._steps.flush()
+        try:
+            self._steps.write(json.dumps(obj) + "\n")
+            self._steps.flush()
+        except OSError as exc:
+            raise write_failed("recording", self.folder / "steps.jsonl", exc,
+                               "the steps recorded before are kept") from None
 
     def add_frame(self, frame: np.ndarray, reading) -> int:
         import cv2
         i = self.count
         self.count += 1
         name = f"frames/{i:06d}.png"
-        cv2.imwrite(str(self.folder / name), frame, [cv2.IMWRITE_PNG_COMPRESSION, 3])
+        save_png(self.folder / name, frame, "recording frame", "the frames recorded before are kept",
+                 [cv2.IMWRITE_PNG_COMPRESSION, 3])
         board = reading.board
         self._write({"type": "frame", "i": i, "game": self.game, "file": name,
                      "board": board.rows_text(), "mines": board.mines,
