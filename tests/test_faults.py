@@ -206,3 +206,58 @@ def test_interrupted_demo_prints_the_summary_and_the_json_line(tmp_path, sig, co
     summary = json.loads(lines[-1])
     assert summary["games"] >= 1 and "Traceback" not in err
     assert (tmp_path / "out" / "summary.json").exists()
+
+
+# -- boards that break the rules ------------------------------------------------------------------
+def swapped_example(tmp_path: Path) -> Path:
+    """A real fixture's board with a 2 and the 1 next to it swapped: no layout fits it."""
+    src = (ROOT / "fixtures" / "gnome-mines" / "default-8x8-590x460-mid.board").read_text()
+    assert "---2101F" in src
+    bad = tmp_path / "swapped.board"
+    bad.write_text(src.replace("---2101F", "---1201F"))
+    return bad
+
+
+def test_solve_rejects_the_swapped_example(tmp_path, capsys):
+    assert main(["solve", str(swapped_example(tmp_path))]) == EXIT_INCONSISTENT
+
+
+def test_calibrate_does_not_learn_from_a_board_that_breaks_the_rules(tmp_path, capsys):
+    image = str(ROOT / "fixtures" / "gnome-mines" / "default-8x8-590x460-mid.png")
+    code = main(["calibrate", "wrong", "--out", str(tmp_path / "sets"),
+                 "--example", image, str(swapped_example(tmp_path))])
+    assert code == EXIT_INCONSISTENT
+    one_line_error(capsys.readouterr().err, "swapped.board")
+    assert not (tmp_path / "sets" / "wrong").exists()
+
+
+@pytest.mark.parametrize("text, words", [
+    ('{"mines": 7}\n1--\n---\n', ["'mines' is 7", "6 cells"]),
+    ("8--\n---\n", [":1:1:", "number 8 at 0,0", "3 neighbours"]),
+    ("---\n-8-\n--4\n", [":3:3:", "number 4 at 2,2"]),
+])
+def test_board_refuses_what_no_game_can_show(tmp_path, capsys, text, words):
+    path = tmp_path / "odd.board"
+    path.write_text(text)
+    assert main(["board", str(path)]) == EXIT_BAD_INPUT
+    one_line_error(capsys.readouterr().err, "odd.board", *words)
+
+
+def test_solve_names_the_contradiction_on_a_board_with_no_covered_cell(tmp_path, capsys):
+    path = tmp_path / "full.board"
+    path.write_text("2*\n11\n")
+    assert main(["solve", str(path)]) == EXIT_INCONSISTENT
+    one_line_error(capsys.readouterr().err, "full.board", "the 2 at (0, 0)")
+    path.write_text("1*\n11\n")      # consistent, nothing to solve: bad input as before
+    assert main(["solve", str(path)]) == EXIT_BAD_INPUT
+    assert "no covered cell" in capsys.readouterr().err
+
+
+def test_solve_prints_huge_counts_instead_of_crashing(tmp_path, capsys):
+    """150x150 with 5000 mines: about 10**5173 layouts, more digits than Python will print."""
+    path = tmp_path / "huge.board"
+    path.write_text('{"mines": 5000}\n' + "\n".join(["-" * 150] * 150) + "\n")
+    assert main(["solve", str(path)]) == 0
+    assert "layouts: 7.884e+5173 full layouts" in capsys.readouterr().out
+    assert main(["solve", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["layouts"] == "7.884e+5173"

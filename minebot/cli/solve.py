@@ -45,7 +45,7 @@ def run(args) -> int:
     from ..bignum import count_json, count_text
     from ..board import Board
     from ..errors import BadInputError
-    from ..solver import Solver
+    from ..solver import Solver, check_rules
 
     board = Board.load(args.board)
     mines = args.mines if args.mines is not None else board.mines
@@ -54,6 +54,7 @@ def run(args) -> int:
     board = board.replace(mines=mines)
     solver = Solver(args.encoding)
     if not board.unknown.any():
+        check_rules(board, args.board)     # numbers that contradict each other: exit 3, named
         raise BadInputError(f"{args.board}: no covered cell left to solve")
     result = solver.analyse(board, mines)
     moves = solver.next_moves(board, mines, rules=args.rules)

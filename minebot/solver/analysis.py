@@ -226,3 +226,14 @@ def inconsistency(cons: Constraints) -> InconsistentBoardError:
     err = InconsistentBoardError(msg, cells)
     err.uses_total = total  # type: ignore[attr-defined]
     return err
+
+
+def check_rules(board: Board, source: str) -> None:
+    """Raise ``InconsistentBoardError`` (naming ``source`` and the contradicting numbers) when
+    no mine layout fits ``board``: for boards that are not solved but used as they are (an
+    example to learn cell looks from, a board with no covered cell left)."""
+    try:
+        analyse(board, board.mines)
+    except InconsistentBoardError as exc:
+        raise InconsistentBoardError(f"{source}: {exc}", exc.cells) from None
+
