@@ -36,14 +36,22 @@ def check_file(path: str | Path, option: str) -> Path:
     return p
 
 
-def check_folder(path: str | Path, option: str) -> Path:
-    """A folder that files can be created in (created, with its parents, if missing)."""
+def check_folder(path: str | Path, option: str, create: bool = True) -> Path:
+    """A folder that files can be created in: created (with its parents) if missing, or, with
+    ``create=False``, left to be made when first needed (its nearest existing parent is
+    checked instead, so an output that may never be written leaves no empty folder)."""
     p = Path(path)
     if p.exists() and not p.is_dir():
         raise BadInputError(f"{option} {path}: is a file, not a folder")
     try:
-        p.mkdir(parents=True, exist_ok=True)
-        _probe(p)
+        if create:
+            p.mkdir(parents=True, exist_ok=True)
+        where = p
+        while not where.exists():
+            where = where.parent
+        if not where.is_dir():
+            raise NotADirectoryError(20, "a parent is a file, not a folder")
+        _probe(where)
     except OSError as exc:
         raise BadInputError(f"{option} {path}: cannot write there ({exc.strerror})") from None
     return p

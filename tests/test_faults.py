@@ -261,3 +261,25 @@ def test_solve_prints_huge_counts_instead_of_crashing(tmp_path, capsys):
     assert "layouts: 7.884e+5173 full layouts" in capsys.readouterr().out
     assert main(["solve", str(path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["layouts"] == "7.884e+5173"
+
+
+# -- litter ---------------------------------------------------------------------------------------
+def test_no_xauthority_file_is_left_behind(tmp_path, monkeypatch):
+    """Without ~/.Xauthority the X libraries get an empty one, but no run leaves a file."""
+    import os
+    import tempfile
+    from minebot.desktop.window import _ensure_xauthority
+    monkeypatch.delenv("XAUTHORITY", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    _ensure_xauthority()
+    assert os.path.exists(os.environ["XAUTHORITY"])
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_read_says_when_crops_cannot_be_saved(capsys, tmp_path):
+    image = str(ROOT / "fixtures" / "gnome-mines" / "default-8x8-590x460-mid.png")
+    assert main(["read", image, "--crops", "/proc/nope"]) == EXIT_BAD_INPUT
+    one_line_error(capsys.readouterr().err, "--crops /proc/nope", "cannot write")
+    assert main(["read", image, "--crops", str(tmp_path / "later")]) == 0
+    assert not (tmp_path / "later").exists()     # made only when a crop is saved
