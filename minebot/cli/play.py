@@ -44,8 +44,10 @@ guesses) are printed; --json makes the last line one JSON object with the summar
 games, wins, win_rate, median_seconds, clicks, guesses. Each finished game is appended to
 the --log JSONL file at once.
 
-Stop at any time with Ctrl-C, or by moving the mouse into a screen corner (pyautogui's
-fail-safe). For a game on a private virtual display, see `minebot demo`.""")
+Every output (--log, --click-log, --record, --screenshots) is checked before the first
+click. Stop at any time with Ctrl-C (exit 130), SIGTERM (143), or by moving the mouse into a
+screen corner (pyautogui's fail-safe): the summary of the finished games is still printed. For
+a game on a private virtual display, see `minebot demo`.""")
     add_level_options(p)
     p.add_argument("--games", type=int, default=1, metavar="N", help="games to play (default 1)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON on the last line")
@@ -57,7 +59,8 @@ fail-safe). For a game on a private virtual display, see `minebot demo`.""")
     p.add_argument("--click-log", metavar="FILE", help="append every click (x, y, button, board) as JSONL")
     p.add_argument("--keep-going", action="store_true",
                    help="when a board cannot be read safely, log that game as stopped (frame "
-                        "saved) and start a new one instead of ending the run")
+                        "saved) and start a new one instead of ending the run; after 3 such games "
+                        "in a row the run gives up (exit 4)")
     p.add_argument("--templates", help="template set for reading (default: pick the best fit)")
     p.add_argument("--no-window", action="store_true",
                    help="do not look for the window by its title: locate the board on the whole "
