@@ -143,3 +143,19 @@ def test_the_same_recording_replays_the_same_twice():
                 for _, g, r in replay(folder)]
     for steps in RECORDINGS:
         assert moves(steps.parent) == moves(steps.parent)
+
+
+def test_a_recording_cut_in_the_middle_of_a_game_still_passes(tmp_path):
+    """A live run stopped mid-game leaves a recording that ends in play: every frame in it
+    can still be replayed and checked, so that is not a failure."""
+    folder = _copy(tmp_path)
+    lines = (folder / "steps.jsonl").read_text().splitlines()
+    moves = [i for i, line in enumerate(lines) if json.loads(line)["type"] == "moves"]
+    cut = moves[-2]      # keep the next frame (still in play), drop its moves and the rest
+    (folder / "steps.jsonl").write_text("\n".join(lines[:cut + 2]) + "\n")
+    assert json.loads(lines[cut + 1])["state"] == "playing"
+    done = _cli_replay(folder)
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["incomplete"] == 0
+    assert "ends in the middle of the game" in report["per_game"][-1]["result"]

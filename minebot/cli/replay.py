@@ -25,7 +25,7 @@ was not replayed was not checked.""")
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import MinebotError
-    from ..game.replay import ReplayGame, load_recording, split_games
+    from ..game.replay import RecordingEndedError, ReplayGame, load_recording, split_games
     from ..loop import play_game
     from ..solver import Solver
     from ..vision import Reader
@@ -45,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
             if not game.complete:
                 outcome = (f"stopped: the game ended at frame {recorded[game.pos].i}, before the "
                            f"recording's last frame {recorded[-1].i}")
+        except RecordingEndedError:
+            outcome = "every frame replayed (the recording ends in the middle of the game)"
         except MinebotError as exc:
             outcome = f"stopped: {exc}"
         frames += game.frames_read

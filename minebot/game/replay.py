@@ -125,6 +125,11 @@ def load_recording(folder: str | Path) -> list[Step]:
     return [steps[i] for i in sorted(steps)]
 
 
+class RecordingEndedError(MinebotError):
+    """The recording stops in the middle of a game (the live run was stopped there): every
+    recorded frame was replayed, there is just nothing after the last one."""
+
+
 class ReplayGame(Game):
     """One recorded game served frame by frame to the play loop.
 
@@ -182,6 +187,9 @@ class ReplayGame(Game):
 
     def act(self, moves: Sequence[Move]) -> Board:
         step = self.steps[self.pos]
+        if step.moves is None and self.pos + 1 >= len(self.steps):
+            # The live run was stopped after reading this frame, before choosing: nothing to compare.
+            raise RecordingEndedError(f"the recording ends at frame {step.i}, read but not played")
         recorded = [(m.action, m.cell) for m in (step.moves or [])]
         chosen = [(m.action, m.cell) for m in moves]
         if recorded != chosen:
@@ -190,7 +198,7 @@ class ReplayGame(Game):
                 f"chose {[(a.value, c) for a, c in chosen][:6]} but the recording has "
                 f"{[(a.value, c) for a, c in recorded][:6]}"))
         if self.pos + 1 >= len(self.steps):
-            raise MinebotError(f"the recording ends at frame {step.i} while the game is in play")
+            raise RecordingEndedError(f"the recording ends at frame {step.i} while the game is in play")
         self.pos += 1
         return self._read(self.steps[self.pos])
 
