@@ -39,18 +39,19 @@ def run(args: argparse.Namespace) -> int:
     frames = 0
     for n, recorded in enumerate(split_games(steps), 1):
         game = ReplayGame(recorded, reader)
+        complete = False      # every recorded frame of the game replayed and checked
         try:
             result = play_game(game, solver)
-            outcome = result.result
-            if not game.complete:
+            outcome, complete = result.result, game.complete
+            if not complete:
                 outcome = (f"stopped: the game ended at frame {recorded[game.pos].i}, before the "
                            f"recording's last frame {recorded[-1].i}")
         except RecordingEndedError:
-            outcome = "every frame replayed (the recording ends in the middle of the game)"
+            outcome, complete = "every frame replayed (the recording ends in the middle of the game)", True
         except MinebotError as exc:
             outcome = f"stopped: {exc}"
         frames += game.frames_read
-        if not game.complete or outcome.startswith("stopped"):
+        if not complete:
             incomplete.append(n)
         games.append({"game": n, "frames": len(recorded), "result": outcome,
                       "recorded": recorded[-1].board.state.value if recorded[-1].board.state else None,
