@@ -88,8 +88,7 @@ class Interrupted(MinebotError):
         """The error for a run stopped by ``signal`` (a ``KeyboardInterrupt`` or ``Terminated``),
         with the exit code that tells Ctrl-C (130) from SIGTERM (143)."""
         error = cls(message)
-        if isinstance(signal, Terminated):
-            error.exit_code = EXIT_TERMINATED
+        error.exit_code = interrupt_exit_code(signal)
         return error
 
 
