@@ -185,27 +185,53 @@ LIVE = pytest.mark.skipif(
     reason="needs xvfb and gnome-mines")
 
 
-@pytest.mark.live
-@LIVE
-@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-def test_interrupted_demo_prints_the_summary_and_the_json_line(tmp_path, sig, code):
-    """Ctrl-C and SIGTERM both print the summary of the finished games, the JSON line when
-    asked, and exit 130 / 143."""
-    proc = subprocess.Popen([sys.executable, "-m", "minebot", "demo", "--virtual", "--beginner",
-                             "200", "--expert", "0", "--json", "--out", str(tmp_path / "out")],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def interrupt_after_first_game(args: list[str], sig: int, env: dict | None = None):
+    """Run ``minebot ARGS``, send ``sig`` once the first game is reported; (code, stdout lines,
+    stderr)."""
+    proc = subprocess.Popen([sys.executable, "-m", "minebot", *args], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     lines = []
-    for line in proc.stdout:     # wait for the first finished game
+    for line in proc.stdout:
         lines.append(line)
         if line.startswith("game 1:"):
             break
     proc.send_signal(sig)
     out, err = proc.communicate(timeout=60)
-    lines += out.splitlines()
-    assert proc.returncode == code, err
+    return proc.returncode, lines + out.splitlines(), err
+
+
+SIGNALS = [(signal.SIGINT, 130), (signal.SIGTERM, 143)]
+
+
+@pytest.mark.live
+@LIVE
+@pytest.mark.parametrize("sig, code", SIGNALS)
+def test_interrupted_demo_prints_the_summary_and_the_json_line(tmp_path, sig, code):
+    """Ctrl-C and SIGTERM both print the summary of the finished games, the JSON line when
+    asked, and exit 130 / 143."""
+    returncode, lines, err = interrupt_after_first_game(
+        ["demo", "--virtual", "--beginner", "200", "--expert", "0", "--json",
+         "--out", str(tmp_path / "out")], sig)
+    assert returncode == code, err
     summary = json.loads(lines[-1])
     assert summary["games"] >= 1 and "Traceback" not in err
     assert (tmp_path / "out" / "summary.json").exists()
+
+
+@pytest.mark.live
+@LIVE
+@pytest.mark.parametrize("sig, code", SIGNALS)
+def test_interrupted_play_prints_the_summary_and_the_json_line(tmp_path, sig, code):
+    from minebot.desktop import GnomeMines, Xvfb
+    with Xvfb(1280, 1024) as xvfb, GnomeMines(xvfb, level="beginner"):
+        returncode, lines, err = interrupt_after_first_game(
+            ["play", "--level", "beginner", "--games", "200", "--json",
+             "--log", str(tmp_path / "games.jsonl"), "--screenshots", str(tmp_path / "shots")],
+            sig, env=xvfb.env())
+    assert returncode == code, err
+    summary = json.loads(lines[-1])
+    assert summary["games"] >= 1 and "Traceback" not in err
+    assert (tmp_path / "games.jsonl").read_text().count("\n") >= 1
 
 
 # -- boards that break the rules ------------------------------------------------------------------

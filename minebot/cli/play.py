@@ -208,18 +208,21 @@ def play_session(game, solver, games: int, session: Session, level: str | None =
             "guesses": result.guesses, "turns": result.turns,
             "finished_at": time.strftime("%Y-%m-%dT%H:%M:%S"),
         }
-        # Counted and shown first: the result stays in the summary even if writing it fails
-        # below, or a signal arrives while it is written.
+        # Counted first and shown last, whatever happens in between: the result stays in the
+        # summary and on screen even if writing it fails or a signal arrives meanwhile, and
+        # once the line is shown the game is in the log.
         session.results.append(record)
-        if not session.quiet:
-            print(f"game {number}: {result.result} in {result.seconds:.3f} s, {result.clicks} "
-                  f"clicks, {result.guesses} guesses ({level_label(final, level, custom)}, "
-                  f"{finished}/{games})", file=out, flush=True)
-        if session.screenshots is not None and game.frame is not None:
-            path = session.screenshots / f"game-{number:03d}-{result.result}.png"
-            record["screenshot"] = str(save_png(path, game.frame, "screenshot",
-                                                "the earlier screenshots are kept"))
-        session.log(record)
+        try:
+            if session.screenshots is not None and game.frame is not None:
+                path = session.screenshots / f"game-{number:03d}-{result.result}.png"
+                record["screenshot"] = str(save_png(path, game.frame, "screenshot",
+                                                    "the earlier screenshots are kept"))
+            session.log(record)
+        finally:
+            if not session.quiet:
+                print(f"game {number}: {result.result} in {result.seconds:.3f} s, {result.clicks} "
+                      f"clicks, {result.guesses} guesses ({level_label(final, level, custom)}, "
+                      f"{finished}/{games})", file=out, flush=True)
     return session
 
 
