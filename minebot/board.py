@@ -83,6 +83,18 @@ def neighbours(rows: int, cols: int, r: int, c: int) -> Iterator[tuple[int, int]
             yield rr, cc
 
 
+def _check_numbers(codes: np.ndarray, source: str, first_line: int) -> None:
+    """No number can exceed its cell's neighbours (an 8 in a corner): no board has it, so the
+    file is wrong (a typo, or a misread screen); named by line and column like a format error."""
+    room = neighbour_count(np.ones(codes.shape, dtype=bool))
+    bad = np.argwhere((codes <= 8) & (codes > room))
+    if bad.size:
+        r, c = (int(v) for v in bad[0])
+        raise BoardFormatError(source, first_line + r + 1, c + 1,
+                               f"the number {int(codes[r, c])} at {r},{c}: the cell has only "
+                               f"{int(room[r, c])} neighbours")
+
+
 @dataclass(frozen=True, eq=False)
 class Board:
     """An immutable board. ``mines`` is the total mine count, or None when unknown."""
@@ -153,6 +165,10 @@ class Board:
         mines = header.get("mines")
         if mines is not None and (not isinstance(mines, int) or isinstance(mines, bool) or mines < 0):
             raise BoardFormatError(source, 1, None, f"header 'mines' must be a whole number >= 0, got {mines!r}")
+        if mines is not None and mines > codes.size:
+            raise BoardFormatError(source, 1, None, f"header 'mines' is {mines} but the board has only "
+                                                    f"{codes.size} cells")
+        _check_numbers(codes, source, first)
         state = header.get("state")
         if state is not None:
             try:

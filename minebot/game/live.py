@@ -28,7 +28,7 @@ from typing import Sequence
 import numpy as np
 
 from ..board import Board, Cell, GameState
-from ..errors import MinebotError, NoGameError
+from ..errors import MinebotError, NoGameError, UnreadableGameError
 from ..levels import LEVELS
 from ..move import Action, Move
 from .base import Game
@@ -77,7 +77,7 @@ def _fresh(board: Board) -> bool:
     return bool((board.cells == Cell.COVERED).all())
 
 
-class ScreenMismatchError(MinebotError):
+class ScreenMismatchError(UnreadableGameError):
     """The screen did not show what the moves should have produced; ``frame`` is saved."""
 
 
