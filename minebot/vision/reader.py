@@ -273,6 +273,11 @@ class Reader:
                 f"'minebot calibrate'.", cells, saved)
         codes = m.code.reshape(grid.rows, grid.cols)
         counter = self._counter(frame, grid, tset)
+        if counter is not None and counter[1] >= grid.rows * grid.cols:
+            self.forget()
+            raise NoBoardError(f"the counter says {counter[1]} mines but the {grid.cols}x{grid.rows} "
+                               "lattice found has no room for them: part of a board, not read",
+                               GameState.NONE)
         mines = self.mines_override if self.mines_override is not None else (
             counter[1] if counter else None)
         state = infer_state(codes, mines)
