@@ -37,7 +37,7 @@ class Learner:
         for cell in set(reading.unsure) | set(reading.suspect):
             x0, y0, x1, y1 = (int(v) for v in reading.cell_rects[cell])
             crop = frame[y0:y1, x0:x1]
-            key = crop.tobytes() + bytes(crop.shape[:2]) + reading.templates.encode()
+            key = crop.tobytes() + repr(crop.shape).encode() + reading.templates.encode()
             if key not in self._pending:
                 self._pending[key] = (crop.copy(), [], reading.templates)
             self._pending[key][1].append((cell, int(reading.board.cells[cell])))

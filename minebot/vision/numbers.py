@@ -164,7 +164,7 @@ class NumberReader:
         out: dict[tuple[int, int], NumberRead] = {}
         for r, c in np.argwhere(cells):
             crop = frame[grid.y0[r]:grid.y1[r], grid.x0[c]:grid.x1[c]]
-            key = crop.tobytes() + bytes(crop.shape[:2])
+            key = crop.tobytes() + repr(crop.shape).encode()
             if key not in self._cache:
                 if len(self._cache) > 4096:
                     self._cache.clear()
