@@ -235,3 +235,12 @@ def test_a_won_board_with_doubtful_flags_is_accepted_only_when_the_count_proves_
     assert _won_beyond_doubt(reading, None)
     reading.counter = (reading.counter[0] - 1, reading.counter[1])
     assert not _won_beyond_doubt(reading, None)
+
+
+def test_counter_in_an_interface_font_no_template_has():
+    """The "flags/total" label is in the desktop's interface font (Cantarell here, DejaVu Sans
+    in every template): it is read from the counter bank of many interface fonts."""
+    png = FIXTURES / "bgcolors-30x16-1100x800-fresh-cantarell.png"
+    reading = read_image(png)
+    assert reading.counter == (0, 99)
+    assert reading.board.mines == 99

@@ -59,11 +59,15 @@ def resolved(family: str, conf: Path) -> str:
     return out.stdout.split(",")[0]
 
 
-def render(svg: Path, size: int, conf: Path) -> np.ndarray:
-    """The icon's alpha (coverage) at ``size`` x ``size`` pixels."""
-    png = subprocess.run(["rsvg-convert", "-w", str(size), "-h", str(size), str(svg)],
-                         capture_output=True, check=True,
-                         env={"FONTCONFIG_FILE": str(conf), "PATH": "/usr/bin:/bin"}).stdout
+def render(svg: Path | bytes, size: int | None = None, conf: Path | None = None) -> np.ndarray:
+    """The alpha (coverage) of an SVG file or text, at ``size`` x ``size`` pixels (or its own
+    size), with the fonts of ``conf`` (or the machine's)."""
+    argv = ["rsvg-convert"] + (["-w", str(size), "-h", str(size)] if size else [])
+    env = {"PATH": "/usr/bin:/bin"} | ({"FONTCONFIG_FILE": str(conf)} if conf else {})
+    if isinstance(svg, bytes):
+        png = subprocess.run(argv, input=svg, capture_output=True, check=True, env=env).stdout
+    else:
+        png = subprocess.run(argv + [str(svg)], capture_output=True, check=True, env=env).stdout
     image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_UNCHANGED)
     return image[..., 3].astype(np.float32) / 255.0
 

@@ -11,6 +11,9 @@ that reads ``digits/digits`` is the counter.
 from __future__ import annotations
 
 import re
+import sys
+from functools import lru_cache
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -25,6 +28,23 @@ MAX_GLYPH_DISTANCE = 0.16
 """Mean absolute mask difference above which a glyph is unknown."""
 
 _COUNTER = re.compile(r"^(\d{1,4})/(\d{1,4})$")
+
+COUNTER_BANK = Path(__file__).resolve().parents[2] / "templates" / "digits" / "counter.npz"
+"""Glyph masks of "0"-"9" and "/" in many interface fonts (``tools/make_counter_bank.py``):
+the label is drawn in the desktop's font, which a template set recorded on one machine
+cannot know."""
+
+
+@lru_cache(maxsize=1)
+def counter_bank() -> tuple[np.ndarray, tuple[str, ...]]:
+    """(masks (G, GLYPH_H, GLYPH_W) float, chars) of the counter bank; empty when missing."""
+    path = COUNTER_BANK if COUNTER_BANK.is_file() else (
+        Path(sys.prefix) / "share" / "minebot" / "templates" / "digits" / "counter.npz")
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return data["masks"].astype(np.float32) / 255.0, tuple(str(c) for c in data["chars"])
+    except (OSError, KeyError, ValueError):
+        return np.empty((0, GLYPH_H, GLYPH_W), np.float32), ()
 
 
 def glyph_mask(image: np.ndarray) -> np.ndarray:
@@ -41,7 +61,7 @@ def text_lines(frame: np.ndarray, region: tuple[int, int, int, int]) -> list[lis
     mask = (grey < DARK).astype(np.uint8)
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     boxes = [tuple(int(v) for v in s[:4]) for s in stats[1:]]
-    boxes = [b for b in boxes if 5 <= b[3] <= 24 and b[2] <= 20]
+    boxes = [b for b in boxes if 5 <= b[3] <= 48 and b[2] <= 40]    # up to a 2x-scaled label
     lines: list[list[tuple[int, int, int, int]]] = []
     for b in sorted(boxes, key=lambda b: (b[0], b[1] + b[3] / 2)):   # left to right, then top down
         cy = b[1] + b[3] / 2
@@ -77,9 +97,11 @@ def classify_glyphs(frame: np.ndarray, boxes, masks: np.ndarray, chars: list[str
 
 def find_counter(frame: np.ndarray, grid, tset):
     """((flags, total), (left, top, right, bottom) of the label) or None."""
-    if not tset.glyph_images:
+    bank, bank_chars = counter_bank()
+    masks = np.concatenate([tset.glyph_masks, bank]) if tset.glyph_images else bank
+    chars = list(tset.glyph_chars) + list(bank_chars)
+    if not chars:
         return None
-    masks = tset.glyph_masks
     h, w = frame.shape[:2]
     x0, y0, x1, y1 = grid.board_px
     region = (x1, max(0, y0 - 200), min(w, x1 + 360), min(h, y1))
@@ -88,7 +110,7 @@ def find_counter(frame: np.ndarray, grid, tset):
     for line in text_lines(frame, region):
         if len(line) < 3:
             continue
-        text = classify_glyphs(frame, line, masks, tset.glyph_chars)
+        text = classify_glyphs(frame, line, masks, chars)
         if text is None:
             continue
         m = _COUNTER.match(text)

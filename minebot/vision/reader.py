@@ -278,6 +278,8 @@ class Reader:
             raise NoBoardError(f"the counter says {counter[1]} mines but the {grid.cols}x{grid.rows} "
                                "lattice found has no room for them: part of a board, not read",
                                GameState.NONE)
+        if counter is not None and counter[0] != int(np.isin(codes, (Cell.FLAG, Cell.WRONG_FLAG)).sum()):
+            counter = None      # its flag count disagrees with the flags on the board: a misread
         mines = self.mines_override if self.mines_override is not None else (
             counter[1] if counter else None)
         state = infer_state(codes, mines)
