@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 import time
+from typing import Iterator
 
 from ..errors import interrupt_exit_code
 from ..stats import wilson
@@ -115,8 +116,7 @@ def _tasks(args) -> list[tuple]:
         layouts = load_layouts(args.boards)
         if not layouts:
             raise BadInputError(f"{args.boards}: no layouts in the file")
-        return [(lay.rows, lay.cols, len(lay.mines), args.rules, lay.first or first, None, lay,
-                 args.encoding) for lay in layouts]
+        return layout_tasks(layouts, args.rules, first, args.encoding)
     if args.no_guess:
         from ..solver.noguess import no_guess_layouts
         from ..solver.solver import default_first_click
@@ -132,6 +132,29 @@ def _tasks(args) -> list[tuple]:
         return [(rows, cols, args.mines, args.rules, start, None, lay, args.encoding) for lay in layouts]
     return [(rows, cols, args.mines, args.rules, first, args.seed * 1_000_003 + i, None, args.encoding)
             for i in range(args.games)]
+
+
+def layout_tasks(layouts: list, rules: str, first: tuple[int, int] | None = None,
+                 encoding: str = "native") -> list[tuple]:
+    """One game per fixed layout, in the task form ``play_tasks`` takes. Public so that other
+    tools (``benchmarks/peer_compare.py``) play given boards exactly as ``bench --boards`` does."""
+    return [(lay.rows, lay.cols, len(lay.mines), rules, lay.first or first, None, lay, encoding)
+            for lay in layouts]
+
+
+def play_tasks(tasks: list[tuple], jobs: int) -> Iterator[tuple]:
+    """The outcomes of ``tasks`` in task order (see ``summarise`` for their form).
+
+    Games always run in worker processes, even with one job: the parent only waits, so it
+    answers Ctrl-C and SIGTERM at once and ends a worker stuck in a long move on a huge board.
+    Closing the generator (or an exception in the caller) stops the workers."""
+    import multiprocessing
+    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_worker_init)
+    try:
+        yield from pool.imap(_play, tasks, chunksize=1 if jobs == 1 else 4)
+    finally:
+        pool.terminate()
+        pool.join()
 
 
 def _check_mines(rows: int, cols: int, mines: int, rules: str, first) -> None:
@@ -164,20 +187,16 @@ def run(args) -> int:
     show = sys.stderr.isatty()
     start = time.perf_counter()
     stopped_by: KeyboardInterrupt | None = None
-    import multiprocessing
-    # Games always run in worker processes, even with one job: the parent only waits, so it
-    # answers Ctrl-C and SIGTERM at once and ends a worker stuck in a long move on a huge board.
-    pool = multiprocessing.get_context("fork").Pool(args.jobs, initializer=_worker_init)
+    games = play_tasks(tasks, args.jobs)
     try:
-        for outcome in pool.imap(_play, tasks, chunksize=1 if args.jobs == 1 else 4):
+        for outcome in games:
             outcomes.append(outcome)
             if show:
                 _progress(len(outcomes), len(tasks), sum(o[0] for o in outcomes), start)
     except KeyboardInterrupt as exc:      # Ctrl-C, or SIGTERM (Terminated): report what was played
         stopped_by = exc
     finally:
-        pool.terminate()
-        pool.join()
+        games.close()
         if show:
             sys.stderr.write("\n")
     summary = summarise(outcomes)

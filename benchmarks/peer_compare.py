@@ -1,0 +1,306 @@
+"""Paired comparison with the peer solver (JSMinesweeper) on the peer's own seeded boards.
+
+    python benchmarks/peer_compare.py --settings 9x9-zero,8x8-zero --games 300 --seed 1
+
+For each setting the peer (node, ``run_js.js`` in ``--peer``) plays ``--games`` games from its
+own generator and exports their mine layouts; minebot then plays exactly those layouts through
+the ``minebot bench --boards`` machinery. Both solvers see the same boards, so only the games
+one wins and the other loses (the discordant ones) carry the difference: minebot - peer is
+(minebot-only - peer-only) / n with standard error sqrt(discordant) / n, several times smaller
+than the spread of two independent runs.
+
+Each setting keeps its files in ``--out/<setting>-seed<S>-n<N>/`` (peer results and boards as
+the peer writes them, minebot results one line per game as they arrive). Running the same
+command again resumes: a finished peer run is not repeated and minebot goes on from its last
+game. Ctrl-C prints the table of the games both sides have finished. ``record.json`` and
+``record.md`` in ``--out`` name the exact command, both commits and the times.
+
+The peer is not part of minebot: neither its tests nor its runtime need it. Get it as
+described in the message printed when it is missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
+
+from ab_solver import compare  # noqa: E402  (the paired statistics, shared with the A/B tool)
+
+from minebot.errors import EXIT_OK, BadInputError, MinebotError, interrupt_exit_code  # noqa: E402
+from minebot.stats import wilson  # noqa: E402
+
+DEFAULT_PEER = ROOT.parent / "shared" / "peers" / "jsminesweeper"
+PEER_SOURCE = "https://github.com/DavidNHill/JSMinesweeper"
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A board size, mine count, first click and rule that both solvers play."""
+
+    cols: int
+    rows: int
+    mines: int
+    first: tuple[int, int]
+    rules: str            # "zero": the first cell and its neighbours are free; "safe": the first cell
+
+    def peer_args(self) -> list[str]:
+        """The peer's options for this setting (its first click is an index row * width + col)."""
+        start = self.first[0] * self.cols + self.first[1]
+        return ["--w", str(self.cols), "--h", str(self.rows), "--m", str(self.mines),
+                "--start", str(start), "--type", self.rules]
+
+
+SETTINGS: dict[str, Setting] = {
+    "expert-zero": Setting(30, 16, 99, (3, 3), "zero"),
+    "expert-safe": Setting(30, 16, 99, (0, 0), "safe"),
+    "16x16-zero": Setting(16, 16, 40, (2, 2), "zero"),
+    "9x9-zero": Setting(9, 9, 10, (2, 2), "zero"),
+    "8x8-zero": Setting(8, 8, 10, (2, 2), "zero"),
+}
+
+
+class PeerMissingError(BadInputError):
+    """The peer (or node to run it) is not there: the message says how to get it."""
+
+
+def check_peer(peer: Path) -> str:
+    """The path of ``node``, after checking the peer's driver and scripts are in ``peer``.
+
+    Fails with one line that says what is missing and where to get it, rather than a node
+    stack trace halfway through a run."""
+    if not (peer / "run_js.js").is_file() or not (peer / "src" / "Minesweeper").is_dir():
+        raise PeerMissingError(
+            f"no peer at {peer}: put JSMinesweeper's solver scripts (D. Hill, MIT, {PEER_SOURCE}) "
+            f"under {peer}/src/Minesweeper and a node driver in {peer}/run_js.js "
+            "(benchmarks/README.md, \"Paired comparison with the peer\"), or pass --peer DIR")
+    node = shutil.which("node")
+    if node is None:
+        raise PeerMissingError("node not found on PATH: the peer needs Node.js (v20 tested), no npm packages")
+    return node
+
+
+def peer_commit(peer: Path) -> str:
+    """The peer's source commit, as its README names it ("commit abc1234"); "unknown" if not."""
+    try:
+        match = re.search(r"commit ([0-9a-f]{7,40})", (peer / "README.md").read_text(encoding="utf-8"))
+    except OSError:
+        return "unknown"
+    return match.group(1) if match else "unknown"
+
+
+def git_commit() -> str:
+    """minebot's commit, with "+dirty" when the work tree has changes the figures may reflect."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True).stdout.strip()
+    head = git("rev-parse", "HEAD") or "unknown"
+    return head + ("+dirty" if git("status", "--porcelain", "--untracked-files=no") else "")
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    """The complete lines of a results file; a last line cut short by an interruption is dropped."""
+    if not path.exists():
+        return []
+    rows = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError:
+            break
+    return rows
+
+
+def run_peer(node: str, peer: Path, setting: Setting, games: int, seed: int, folder: Path) -> None:
+    """Let the peer play its seeded games, unless a finished run is already in ``folder``.
+
+    The peer cannot start in the middle of its game sequence, so an unfinished run is played
+    again from the start (its games are the same ones: they depend only on the seed)."""
+    summary = folder / "peer_summary.json"
+    if summary.exists() and len(read_jsonl(folder / "peer.jsonl")) >= games:
+        return
+    command = [node, str(peer / "run_js.js"), *setting.peer_args(), "--seed", str(seed), "--n", str(games),
+               "--out", str(folder / "peer.jsonl"), "--export-boards", str(folder / "boards.jsonl")]
+    done = subprocess.run(command, stdout=subprocess.PIPE, text=True)
+    if done.returncode != 0:
+        if done.returncode < 0 or done.returncode == 130:     # Ctrl-C reached node too
+            raise KeyboardInterrupt
+        raise MinebotError(f"the peer failed (exit {done.returncode}): {shlex.join(command)}")
+    summary.write_text(done.stdout.strip().splitlines()[-1] + "\n", encoding="utf-8")
+
+
+def run_minebot(setting: Setting, folder: Path, jobs: int) -> None:
+    """Play the peer's boards with minebot, appending each game's result as it finishes;
+    games already in ``minebot.jsonl`` are not played again."""
+    from minebot.cli.bench import layout_tasks, play_tasks
+    from minebot.game.layouts import load_layouts
+    results = folder / "minebot.jsonl"
+    done = read_jsonl(results)
+    with open(results, "w", encoding="utf-8") as out:      # rewritten without a cut-short line
+        out.writelines(json.dumps(row) + "\n" for row in done)
+    tasks = layout_tasks(load_layouts(folder / "boards.jsonl"), setting.rules)[len(done):]
+    games = play_tasks(tasks, jobs)
+    try:
+        with open(results, "a", encoding="utf-8") as out:
+            for i, (won, ms, _moves, cpu_ms) in enumerate(games, start=len(done) + 1):
+                out.write(json.dumps({"i": i, "won": bool(won), "ms": round(ms, 2), "cpu_ms": round(cpu_ms, 2)}) + "\n")
+                out.flush()
+                if sys.stderr.isatty():
+                    sys.stderr.write(f"\r  minebot {i}/{len(done) + len(tasks)}")
+    finally:
+        games.close()
+        if sys.stderr.isatty():
+            sys.stderr.write("\n")
+
+
+def pair(peer_rows: list[dict], minebot_rows: list[dict]) -> list[tuple[int, bool, bool]]:
+    """(game, peer won, minebot won) for the games both sides finished (both number them from 1)."""
+    minebot = {row["i"]: bool(row["won"]) for row in minebot_rows}
+    return [(row["i"], row["status"] == "won", minebot[row["i"]]) for row in peer_rows if row["i"] in minebot]
+
+
+def figures(paired: list[tuple[int, bool, bool]]) -> dict:
+    """Both win rates with 95% intervals, the discordant counts and minebot - peer with its se."""
+    f = compare(paired)               # A is the peer, B is minebot: B - A = minebot - peer
+    n = f["games"]
+    peer_wins = sum(p for _, p, _ in paired)
+    minebot_wins = sum(m for _, _, m in paired)
+    return {"games": n, "peer_wins": peer_wins, "peer_ci95": list(wilson(peer_wins, n)),
+            "minebot_wins": minebot_wins, "minebot_ci95": list(wilson(minebot_wins, n)),
+            "peer_only": f["a_only"], "minebot_only": f["b_only"],
+            "difference": f["difference"], "stderr": f["stderr"]}
+
+
+def _mean_ms(rows: list[dict]) -> float:
+    return sum(row["ms"] for row in rows) / len(rows) if rows else 0.0
+
+
+def setting_figures(name: str, folder: Path) -> dict:
+    """The figures of one setting from its files, plus both sides' mean wall time per game."""
+    peer_rows, minebot_rows = read_jsonl(folder / "peer.jsonl"), read_jsonl(folder / "minebot.jsonl")
+    paired = pair(peer_rows, minebot_rows)
+    both = {i for i, _, _ in paired}            # times of the same games on both sides
+    return {"setting": name, **figures(paired),
+            "peer_ms_per_game": _mean_ms([row for row in peer_rows if row["i"] in both]),
+            "minebot_ms_per_game": _mean_ms([row for row in minebot_rows if row["i"] in both])}
+
+
+def _rate(wins: int, games: int, ci: list[float]) -> str:
+    return f"{100 * wins / games:.2f} ({100 * ci[0]:.1f}-{100 * ci[1]:.1f})" if games else "-"
+
+
+def table(rows: list[dict]) -> str:
+    """A Markdown table of the settings' figures (what the terminal and record.md show)."""
+    lines = ["| setting | games | peer wins | peer % (95% CI) | minebot wins | minebot % (95% CI) "
+             "| peer only / minebot only | minebot - peer, pp (se) | ms/game peer / minebot |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        n = r["games"]
+        lines.append(f"| {r['setting']} | {n} | {r['peer_wins']} | {_rate(r['peer_wins'], n, r['peer_ci95'])} "
+                     f"| {r['minebot_wins']} | {_rate(r['minebot_wins'], n, r['minebot_ci95'])} "
+                     f"| {r['peer_only']} / {r['minebot_only']} "
+                     f"| {100 * r['difference']:+.2f} ({100 * r['stderr']:.2f}) "
+                     f"| {r['peer_ms_per_game']:.0f} / {r['minebot_ms_per_game']:.0f} |")
+    return "\n".join(lines)
+
+
+def write_record(out: Path, record: dict) -> None:
+    """record.json (everything) and record.md (command, commits, times and the table)."""
+    (out / "record.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    md = [f"    {record['command']}", "",
+          f"minebot {record['minebot_commit']}, peer JSMinesweeper {record['peer_commit']} "
+          f"({record['node']}), started {record['started']}, ended {record['ended']}"
+          + (" (interrupted)" if record["interrupted"] else ""), "", table(record["settings"]), ""]
+    (out / "record.md").write_text("\n".join(md), encoding="utf-8")
+
+
+def _settings(text: str) -> list[str]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in SETTINGS]
+    if unknown or not names:
+        raise BadInputError(f"--settings {text!r}: choose from {', '.join(SETTINGS)}")
+    return names
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--settings", default=",".join(SETTINGS),
+                    help=f"comma-separated, from {', '.join(SETTINGS)} (default all)")
+    ap.add_argument("--games", type=int, default=300, help="games per setting (default 300)")
+    ap.add_argument("--seed", type=int, default=1, help="the peer's run seed (default 1)")
+    ap.add_argument("--jobs", type=int, default=1, help="minebot worker processes (default 1)")
+    ap.add_argument("--out", default=str(ROOT / "out" / "peer_compare"),
+                    help="folder of the per-game files and the record (default out/peer_compare)")
+    ap.add_argument("--peer", default=str(DEFAULT_PEER),
+                    help="the peer's folder: run_js.js and src/ (default ../shared/peers/jsminesweeper)")
+    args = ap.parse_args(argv)
+    try:
+        command = [sys.executable, sys.argv[0], *sys.argv[1:]] if argv is None else [__file__, *argv]
+        return _run(args, shlex.join(command))
+    except MinebotError as err:
+        print(f"peer_compare: {err}", file=sys.stderr)
+        return err.exit_code
+
+
+def _run(args: argparse.Namespace, command: str) -> int:
+    """Both sides of every chosen setting, then the table and the record (also after Ctrl-C)."""
+    names = _settings(args.settings)
+    if args.games < 1 or args.jobs < 1:
+        raise BadInputError("--games and --jobs must be at least 1")
+    peer = Path(args.peer).resolve()
+    node = check_peer(peer)
+    out = Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BadInputError(f"--out {args.out}: cannot create ({exc.strerror})") from None
+    record = {"command": command,
+              "cwd": os.getcwd(), "minebot_commit": git_commit(), "peer": str(peer),
+              "peer_commit": peer_commit(peer),
+              "node": subprocess.run([node, "--version"], capture_output=True, text=True).stdout.strip(),
+              "started": _now(), "ended": None, "interrupted": False, "settings": []}
+    stopped: KeyboardInterrupt | None = None
+    for name in names:
+        folder = out / f"{name}-seed{args.seed}-n{args.games}"
+        folder.mkdir(exist_ok=True)
+        t0 = time.perf_counter()
+        try:
+            print(f"{name}: peer...", file=sys.stderr)
+            run_peer(node, peer, SETTINGS[name], args.games, args.seed, folder)
+            print(f"{name}: minebot...", file=sys.stderr)
+            run_minebot(SETTINGS[name], folder, args.jobs)
+        except KeyboardInterrupt as exc:      # what both sides finished of this setting still counts
+            stopped = exc
+        record["settings"].append({**setting_figures(name, folder), "folder": str(folder),
+                                   "wall_s": round(time.perf_counter() - t0, 1)})
+        if stopped is not None:
+            record["interrupted"] = True
+            break
+    record["ended"] = _now()
+    write_record(out, record)
+    print(table(record["settings"]))
+    print(f"\nminebot {record['minebot_commit']}, peer {record['peer_commit']}; record in {out}/record.md")
+    return interrupt_exit_code(stopped) if stopped is not None else EXIT_OK
+
+
+if __name__ == "__main__":
+    from minebot.cli import _raise_on_sigterm
+    _raise_on_sigterm()           # SIGTERM stops a long run as Ctrl-C does: table printed, exit 143
+    sys.exit(main())

@@ -1,0 +1,113 @@
+"""benchmarks/peer_compare.py: the paired statistics, the missing-peer message, and (only where
+node and the peer are on this machine) a tiny real comparison. Nothing here needs the peer
+unless it is there: minebot's tests never depend on it."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+@pytest.fixture(scope="module")
+def pc():
+    spec = importlib.util.spec_from_file_location("peer_compare", BENCH / "peer_compare.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["peer_compare"] = module          # its dataclass looks its module up there
+    spec.loader.exec_module(module)
+    yield module
+    sys.modules.pop("peer_compare", None)
+
+
+def _games(peer: list[bool], minebot: list[bool]) -> list[tuple[int, bool, bool]]:
+    return [(i, p, m) for i, (p, m) in enumerate(zip(peer, minebot), start=1)]
+
+
+def test_known_discordant_counts_give_known_difference_and_se(pc):
+    # 100 games: 50 both won, 30 both lost, 8 only the peer won, 12 only minebot won.
+    peer = [True] * 50 + [False] * 30 + [True] * 8 + [False] * 12
+    minebot = [True] * 50 + [False] * 30 + [False] * 8 + [True] * 12
+    f = pc.figures(_games(peer, minebot))
+    assert (f["games"], f["peer_wins"], f["minebot_wins"]) == (100, 58, 62)
+    assert (f["peer_only"], f["minebot_only"]) == (8, 12)
+    assert f["difference"] == pytest.approx(0.04)              # (12 - 8) / 100, minebot - peer
+    assert f["stderr"] == pytest.approx(math.sqrt(20) / 100)
+    lo, hi = f["peer_ci95"]
+    assert lo < 0.58 < hi and hi - lo == pytest.approx(0.19, abs=0.01)
+
+
+def test_identical_outcomes_differ_by_zero_with_zero_se(pc):
+    same = [True, False, True, True, False] * 20
+    f = pc.figures(_games(same, same))
+    assert f["peer_only"] == f["minebot_only"] == 0
+    assert f["difference"] == 0 and f["stderr"] == 0
+    assert f["peer_ci95"] == f["minebot_ci95"]
+
+
+def test_pairing_uses_only_games_both_sides_finished(pc):
+    peer = [{"i": 1, "status": "won"}, {"i": 2, "status": "lost"}, {"i": 3, "status": "won"}]
+    minebot = [{"i": 1, "won": False}, {"i": 2, "won": True}]          # interrupted after game 2
+    assert pc.pair(peer, minebot) == [(1, True, False), (2, False, True)]
+
+
+def test_a_line_cut_short_is_dropped_on_resume(pc, tmp_path):
+    path = tmp_path / "minebot.jsonl"
+    path.write_text('{"i": 1, "won": true}\n{"i": 2, "won": fa', encoding="utf-8")
+    assert pc.read_jsonl(path) == [{"i": 1, "won": True}]
+
+
+def test_table_shows_rates_discordance_and_difference(pc):
+    row = {"setting": "9x9-zero", **pc.figures(_games([True, True, False, False], [True, False, True, True])),
+           "peer_ms_per_game": 3.0, "minebot_ms_per_game": 4.0}
+    text = pc.table([row])
+    assert "| 9x9-zero | 4 | 2 | 50.00 (" in text and "| 1 / 2 | +25.00 (43.30) | 3 / 4 |" in text
+
+
+def test_missing_peer_says_where_to_get_it_and_exits_2(pc, tmp_path, capsys):
+    assert pc.main(["--peer", str(tmp_path / "nowhere"), "--games", "1", "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "JSMinesweeper" in err and "--peer" in err
+    assert not (tmp_path / "o").exists()
+
+
+def test_missing_node_is_named_and_exits_2(pc, tmp_path, capsys, monkeypatch):
+    peer = tmp_path / "peer"
+    (peer / "src" / "Minesweeper").mkdir(parents=True)
+    (peer / "run_js.js").write_text("// driver\n")
+    monkeypatch.setattr(pc.shutil, "which", lambda name: None)
+    assert pc.main(["--peer", str(peer), "--games", "1", "--out", str(tmp_path / "o")]) == 2
+    assert "node not found" in capsys.readouterr().err
+
+
+def test_bad_settings_and_counts_exit_2(pc, tmp_path, capsys):
+    assert pc.main(["--settings", "expert-zero,huge", "--out", str(tmp_path)]) == 2
+    assert "choose from" in capsys.readouterr().err
+    assert pc.main(["--games", "0", "--out", str(tmp_path)]) == 2
+
+
+def test_peer_commit_is_read_from_its_readme(pc, tmp_path):
+    (tmp_path / "README.md").write_text("scripts of X (MIT; commit d8ff392) unchanged\n")
+    assert pc.peer_commit(tmp_path) == "d8ff392"
+    assert pc.peer_commit(tmp_path / "absent") == "unknown"
+
+
+@pytest.mark.skipif(shutil.which("node") is None or not (BENCH.parents[1] / "shared" / "peers" / "jsminesweeper"
+                                                            / "run_js.js").is_file(),
+                    reason="needs node and the peer in ../shared/peers/jsminesweeper")
+def test_tiny_real_comparison_pairs_every_game_and_resumes(pc, tmp_path, capsys):
+    args = ["--settings", "9x9-zero", "--games", "5", "--seed", "3", "--out", str(tmp_path)]
+    assert pc.main(args) == 0
+    record = json.loads((tmp_path / "record.json").read_text())
+    assert record["settings"][0]["games"] == 5 and len(record["minebot_commit"]) >= 40
+    assert record["peer_commit"] != "unknown" and "--games 5" in record["command"]
+    played = (tmp_path / "9x9-zero-seed3-n5" / "minebot.jsonl").read_text()
+    assert pc.main(args) == 0                                   # a rerun plays nothing again
+    assert (tmp_path / "9x9-zero-seed3-n5" / "minebot.jsonl").read_text() == played
+    assert "| 9x9-zero | 5 |" in capsys.readouterr().out
