@@ -1,0 +1,241 @@
+"""Private desktops to play on: a display server, maybe a window manager, all ended by PID.
+
+Why: minebot must play where people play, not only on a bare Xvfb. Each ``Desktop`` starts its
+display server (and window manager) on a display number / Wayland socket / D-Bus session of
+its own, so tests and CI never touch the user's desktop or another run's, and ``stop`` ends
+exactly the process groups it started (never a process found by name).
+
+    with open_desktop("openbox") as desk:          # Xvfb + openbox
+        GnomeMines(desk, level="expert").start()   # the game runs on desk.display
+
+Kinds (``DESKTOPS``): ``xvfb`` (no window manager), ``openbox`` and ``metacity`` (Xvfb plus that
+window manager), ``weston`` (headless weston with XWayland: the game is an X11 client of
+XWayland, whose root window reads black, so only window grabs work there).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from .xvfb import DesktopError, Xvfb, die_with_parent, stop_process_group
+
+DESKTOPS = ("xvfb", "openbox", "metacity", "weston")
+APT_PACKAGES = {"xvfb": ["xvfb"], "openbox": ["xvfb", "openbox"], "metacity": ["xvfb", "metacity"],
+                "weston": ["weston", "xwayland"]}
+"""The Debian 12 packages each kind needs (``.ci/setup`` installs them all)."""
+
+NO_SERVICES_BUS = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <!-- A session bus that starts no services: no portals or document FUSE daemons. -->
+  <type>session</type>
+  <listen>unix:tmpdir=/tmp</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+"""
+"""A D-Bus session config that auto-starts nothing (shared by the game and window managers)."""
+
+
+def _spawn(argv: list[str], env: dict, log: Path, cwd: Path) -> subprocess.Popen:
+    """Start ``argv`` as the leader of a new process group (what ``stop`` signals), output to
+    ``log``, dying with us if we are killed."""
+    with open(log, "wb") as out:
+        return subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, stdout=out,
+                                stderr=subprocess.STDOUT, start_new_session=True, cwd=cwd,
+                                preexec_fn=die_with_parent)
+
+
+def _tail(path: Path, size: int = 400) -> str:
+    return path.read_bytes()[-size:].decode(errors="replace").strip() if path.exists() else ""
+
+
+class Desktop:
+    """A private display: ``display`` (the X display the game uses), ``env()`` for its
+    programs, ``start()``/``stop()`` (idempotent) and a context manager."""
+
+    kind = "?"
+
+    def __init__(self, width: int = 1600, height: int = 1024, timeout: float = 15.0) -> None:
+        self.width, self.height, self.timeout = width, height, timeout
+        self.display: str | None = None
+        self.home: Path | None = None
+        self._procs: list[subprocess.Popen] = []
+
+    def env(self, base: dict | None = None) -> dict:
+        raise NotImplementedError
+
+    def start(self) -> "Desktop":
+        raise NotImplementedError
+
+    def _home(self) -> Path:
+        self.home = Path(tempfile.mkdtemp(prefix=f"minebot-{self.kind}-"))
+        return self.home
+
+    def _need(self, exe: str, package: str) -> str:
+        path = shutil.which(exe)
+        if path is None:
+            raise DesktopError(f"{exe} is not installed (apt install {package})")
+        return path
+
+    @property
+    def pids(self) -> list[int]:
+        """Leaders of the process groups this desktop started (what ``stop`` ends)."""
+        return [p.pid for p in self._procs if p.poll() is None]
+
+    def stop(self) -> None:
+        """End exactly the process groups started here, newest first. Safe to call twice."""
+        procs, self._procs = self._procs, []
+        for proc in reversed(procs):
+            stop_process_group(proc)
+        if self.home is not None:
+            shutil.rmtree(self.home, ignore_errors=True)
+            self.home = None
+
+    def __enter__(self) -> "Desktop":
+        if not self._procs:
+            try:
+                self.start()
+            except BaseException:
+                self.stop()
+                raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.kind} display={self.display}>"
+
+
+class XvfbDesktop(Desktop):
+    """Xvfb, with the window manager ``wm`` (``openbox``, ``metacity``) or none."""
+
+    def __init__(self, wm: str | None = None, width: int = 1600, height: int = 1024,
+                 timeout: float = 15.0) -> None:
+        super().__init__(width, height, timeout)
+        if wm not in (None, "openbox", "metacity"):
+            raise DesktopError(f"unknown window manager {wm!r}: expected openbox or metacity")
+        self.wm = wm
+        self.kind = wm or "xvfb"
+        self.xvfb = Xvfb(width, height)
+
+    def env(self, base: dict | None = None) -> dict:
+        env = self.xvfb.env(base)
+        env.pop("WAYLAND_DISPLAY", None)
+        return env
+
+    def start(self) -> "XvfbDesktop":
+        self.xvfb.start()
+        self.display = self.xvfb.display
+        if self.wm is None:
+            return self
+        exe = self._need(self.wm, self.wm)
+        home = self._home()
+        (home / "dbus.conf").write_text(NO_SERVICES_BUS)
+        env = self.env()
+        env.pop("DBUS_SESSION_BUS_ADDRESS", None)
+        # Nothing of the user's: own config dirs (openbox reads ~/.config/openbox/rc.xml),
+        # settings in memory (metacity reads GSettings).
+        env.update({"XDG_CONFIG_HOME": str(home / "config"), "XDG_DATA_HOME": str(home / "data"),
+                    "XDG_CACHE_HOME": str(home / "cache"), "GSETTINGS_BACKEND": "memory",
+                    "NO_AT_BRIDGE": "1"})
+        argv = ["dbus-run-session", f"--config-file={home / 'dbus.conf'}", "--", exe]
+        log = home / f"{self.wm}.log"
+        self._procs.append(_spawn(argv, env, log, home))
+        self._wait_for_wm(log)
+        return self
+
+    def _wait_for_wm(self, log: Path) -> None:
+        """Until the window manager has claimed the screen (EWMH ``_NET_SUPPORTING_WM_CHECK``)."""
+        from .window import X11
+        deadline = time.monotonic() + self.timeout
+        with X11(self.display) as x:
+            while x.wm_name() is None:
+                if self._procs[-1].poll() is not None:
+                    raise DesktopError(f"{self.wm} exited at start: {_tail(log)}")
+                if time.monotonic() > deadline:
+                    raise DesktopError(f"{self.wm} did not manage the screen within "
+                                       f"{self.timeout:.0f} s: {_tail(log)}")
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        super().stop()
+        self.xvfb.stop()
+
+
+class WestonDesktop(Desktop):
+    """Headless weston with XWayland, on a private Wayland socket and runtime directory.
+
+    Weston picks the X display number itself (with lock files, so runs never collide) and
+    starts Xwayland on the first X client; we read the number from its log.
+    """
+
+    kind = "weston"
+
+    def env(self, base: dict | None = None) -> dict:
+        assert self.home is not None and self.display is not None
+        env = dict(os.environ if base is None else base)
+        env.update({"DISPLAY": self.display, "XAUTHORITY": str(self.home / "Xauthority"),
+                    "XDG_RUNTIME_DIR": str(self.home / "runtime"), "WAYLAND_DISPLAY": self.socket,
+                    # An X11 client of XWayland: the game must not go native Wayland here.
+                    "GDK_BACKEND": "x11"})
+        return env
+
+    @property
+    def socket(self) -> str:
+        return f"minebot-{os.getpid()}-{id(self) & 0xffff:x}"
+
+    def start(self) -> "WestonDesktop":
+        exe = self._need("weston", "weston")
+        self._need("Xwayland", "xwayland")
+        home = self._home()
+        runtime = home / "runtime"
+        runtime.mkdir(mode=0o700)
+        (home / "Xauthority").touch()
+        env = dict(os.environ, XDG_RUNTIME_DIR=str(runtime))
+        for var in ("DISPLAY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET"):
+            env.pop(var, None)
+        log = home / "weston.log"
+        argv = [exe, "--backend=headless-backend.so", "--xwayland", f"--socket={self.socket}",
+                f"--width={self.width}", f"--height={self.height}", "--idle-time=0",
+                f"--log={log}"]
+        self._procs.append(_spawn(argv, env, home / "weston.out", home))
+        deadline = time.monotonic() + self.timeout
+        while self.display is None:
+            found = re.search(r"xserver listening on display (:\d+)", _tail(log, 20000))
+            if found:
+                self.display = found.group(1)
+            elif self._procs[-1].poll() is not None:
+                raise DesktopError(f"weston exited at start: {_tail(log)} {_tail(home / 'weston.out')}")
+            elif time.monotonic() > deadline:
+                raise DesktopError(f"weston started no XWayland within {self.timeout:.0f} s: {_tail(log)}")
+            else:
+                time.sleep(0.05)
+        return self
+
+
+def open_desktop(kind: str, width: int = 1600, height: int = 1024) -> Desktop:
+    """A not yet started desktop of ``kind`` (one of ``DESKTOPS``); use it as a context manager."""
+    if kind in ("xvfb", "openbox", "metacity"):
+        return XvfbDesktop(None if kind == "xvfb" else kind, width, height)
+    if kind == "weston":
+        return WestonDesktop(width, height)
+    raise DesktopError(f"unknown desktop {kind!r}: expected one of {', '.join(DESKTOPS)}")
+
+
+def available(kind: str) -> bool:
+    """Whether the programs ``kind`` needs are installed (tests skip the others)."""
+    exes = {"xvfb": ["Xvfb"], "openbox": ["Xvfb", "openbox", "dbus-run-session"],
+            "metacity": ["Xvfb", "metacity", "dbus-run-session"], "weston": ["weston", "Xwayland"]}
+    return all(shutil.which(e) for e in exes[kind])
