@@ -80,11 +80,16 @@ def live_game(mines, **kw):
 
 def final_screen(game):
     """The board as a fresh capture and a fresh reader see it now (independent of the bot)."""
-    from minebot.desktop import Screen
     from minebot.vision import Reader
     game._close_dialogs()
-    with Screen(game.display) as screen:
-        frame = screen.grab(game.region)
+    if game.window is not None:   # the window's own pixels (XWayland's screen reads black)
+        from minebot.desktop.backend import WindowCapture
+        with WindowCapture(game.display, game.window) as capture:
+            frame = capture.grab(game.region)
+    else:
+        from minebot.desktop import Screen
+        with Screen(game.display) as screen:
+            frame = screen.grab(game.region)
     return Reader().read(frame).board
 
 
