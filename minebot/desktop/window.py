@@ -380,24 +380,40 @@ class X11:
         except self._xerror.XError as exc:
             raise DesktopError(f"cannot focus window 0x{wid:x}: {exc}") from None
 
-    def _wait_focus(self, wid: int, timeout: float = 0.5) -> None:
-        """Until the WM has focused ``wid`` (or one of its children), at most ``timeout``."""
+    def _wait_focus(self, wid: int, timeout: float = 0.3) -> None:
+        """Until the WM has focused ``wid``, at most ``timeout``. A WM that ignored the request
+        once (weston's XWM: X focus follows its Wayland seat) is not waited for again."""
+        if getattr(self, "_activation_ignored", False):
+            return
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.has_focus(wid):
                 return
             time.sleep(0.002)
+        self._activation_ignored = True
 
     def has_focus(self, wid: int) -> bool:
-        """Whether the keyboard focus is on ``wid`` or inside it (GTK focuses a child window)."""
+        """Whether keys go to ``wid``: the focus is on it or inside it (GTK focuses a child),
+        or it is PointerRoot (focus follows the pointer) and the pointer is over ``wid``."""
+        from Xlib import X
         focus = self.focused()
         if focus == wid:
             return True
+        if focus == X.PointerRoot and self._managed():
+            # (with no WM we set the focus ourselves instead: the user may move the pointer)
+            child = self.root.query_pointer().child
+            return bool(child) and int(child.id if hasattr(child, "id") else child) == self._frame_of(wid)
         try:
             tree = self._window(focus).query_tree()
         except (self._xerror.XError, TypeError):
             return False
         return int(tree.parent.id if tree.parent else 0) == wid
+
+    def _managed(self) -> bool:
+        """Whether a window manager runs (asked once per connection)."""
+        if not hasattr(self, "_wm_seen"):
+            self._wm_seen = self.wm_name() is not None
+        return self._wm_seen
 
     def _client_message(self, wid: int, name: str, data: list[int]) -> None:
         from Xlib import X
@@ -461,8 +477,16 @@ def quiet_xlib():
 def open_display(name: str | None):
     """A python-xlib connection to ``name``, quietly (see ``quiet_xlib``)."""
     from Xlib import display as xdisplay
+    from Xlib.protocol import display as protocol, event
+    # python-xlib keeps the extension event table on the class, shared by every connection:
+    # after one to Xvfb, a connection to an XWayland (other extensions, other event codes)
+    # fails in RandR's init ("'type' object does not support item assignment"). Each
+    # connection gets a fresh table and keeps it (we select no extension events).
+    protocol.Display.event_classes = event.event_class.copy()
     with quiet_xlib():
-        return xdisplay.Display(name)
+        d = xdisplay.Display(name)
+    d.display.event_classes = protocol.Display.event_classes
+    return d
 
 
 def _ensure_xauthority() -> None:
