@@ -160,3 +160,37 @@ def test_window_moved_during_batches_never_clicks_off_the_board(desktop, play, t
     assert not outside, f"{len(outside)} click(s) outside the board where the window was"
     print(f"\n{desktop.kind}: {len(moves)} moves, {len(clicks)} clicks ({len(during)} during the "
           f"moves), {games} game(s) finished, 0 outside the board")
+
+
+def test_covered_board_is_raised_or_never_clicked(desktop, play):
+    """An override-redirect window (a menu, a notification) over the board: the bot raises the
+    game and reads again before clicking, or, where it cannot raise it, stops without a click."""
+    from Xlib import X
+    from minebot.desktop.window import open_display
+    from minebot.errors import NoGameError
+    from minebot.move import Action, Move
+    _, game = play("beginner", (810, 656))
+    other = open_display(desktop.display)
+    try:
+        game.start()
+        b = game._board_rect()
+        screen = other.screen()
+        cover = screen.root.create_window(b.left + 20, b.top + 20, 200, 150, 0, screen.root_depth,
+                                          X.InputOutput, X.CopyFromParent,
+                                          background_pixel=screen.black_pixel,
+                                          override_redirect=True)
+        cover.map()
+        other.sync()
+        time.sleep(0.2)
+        assert cover.id in game.x11.stacked_above(game.window.id)
+        try:
+            after = game.act([Move(Action.OPEN, (4, 4))])
+        except NoGameError as exc:
+            assert "covered" in str(exc)
+            assert game.pointer.log == []
+            return
+        assert cover.id not in game.x11.stacked_above(game.window.id)
+        assert after.cells[4, 4] <= 8 or after.is_over
+        assert all(b.left <= c.x < b.right and b.top <= c.y < b.bottom for c in game.pointer.log)
+    finally:
+        other.close()

@@ -14,6 +14,7 @@ GNOME needs mutter's ScreenCast and RemoteDesktop D-Bus APIs (not built yet).
 from __future__ import annotations
 
 import os
+from typing import Protocol
 
 import numpy as np
 
@@ -25,6 +26,37 @@ BACKENDS = {
     "xwayland": "an X11 game under XWayland (weston, mutter, KWin): window grab, XTEST input",
 }
 """Every backend, with what it covers (``MINEBOT_BACKEND=list`` prints them)."""
+
+
+class Capture(Protocol):
+    """Frames of the game: ``grab(region)`` in screen coordinates -> BGR array."""
+
+    def grab(self, region: Rect) -> np.ndarray: ...
+
+    def close(self) -> None: ...
+
+
+class Backend(Protocol):
+    """What live play needs of a display server (one implementation per server).
+
+    ``name`` (one of ``BACKENDS``), ``display``, ``wm`` (the window manager's name or None),
+    ``screen_rect``; ``capture(window)`` frames of the game window, ``screen()`` frames of the
+    whole screen (for a board without its window; may refuse), ``close()`` idempotent.
+    Input goes through ``minebot.input.Pointer`` (XTEST) for both X backends.
+    """
+
+    name: str
+    display: str
+    wm: str | None
+
+    @property
+    def screen_rect(self) -> Rect: ...
+
+    def capture(self, window: WindowInfo) -> Capture: ...
+
+    def screen(self) -> Capture: ...
+
+    def close(self) -> None: ...
 
 
 class WindowCapture:
@@ -105,7 +137,7 @@ class X11Backend:
         self.close()
 
 
-def open_backend(display: str | None = None, force: str | None = None) -> X11Backend:
+def open_backend(display: str | None = None, force: str | None = None) -> Backend:
     """The backend for ``display`` ($DISPLAY): ``force`` or ``$MINEBOT_BACKEND`` picks one of
     ``BACKENDS`` by name, else it is detected (XWayland or plain X11)."""
     force = force or os.environ.get("MINEBOT_BACKEND") or None

@@ -205,18 +205,15 @@ class X11:
         return Rect(-origin.x, -origin.y, geom.width, geom.height)
 
     def stacked_above(self, wid: int) -> list[int]:
-        """Ids of the viewable client windows stacked above ``wid`` (bottom to top).
+        """Ids of the viewable windows stacked above ``wid`` (bottom to top).
 
-        From EWMH's stacking list when the WM keeps one, else from the order of the root's
-        children, where a frame stands for the client inside it.
+        From the X server's own order of the root's children (a WM's frame stands for the
+        client inside it), not EWMH's ``_NET_CLIENT_LIST_STACKING``: that list leaves out
+        override-redirect windows (menus, notifications, an overlay), which take clicks too.
         """
         from Xlib import X
-        order = self._prop(self.root, "_NET_CLIENT_LIST_STACKING")
         try:
-            if order is not None and len(order):
-                ids, me = [int(w) for w in order], wid
-            else:
-                ids, me = [w.id for w in self.root.query_tree().children], self._frame_of(wid)
+            ids, me = [w.id for w in self.root.query_tree().children], self._frame_of(wid)
         except self._xerror.XError:
             return []
         if me not in ids:
@@ -225,7 +222,7 @@ class X11:
         for other in ids[ids.index(me) + 1:]:
             try:
                 if self._window(other).get_attributes().map_state == X.IsViewable:
-                    above.append(other if order is not None and len(order) else self._client_of(other))
+                    above.append(self._client_of(other))
             except self._xerror.XError:
                 continue
         return above

@@ -550,10 +550,13 @@ class LiveGame(Game):
 
         def check(i: int):
             nonlocal last
+            if self.paced and i > 0 and before is not None:
+                # the previous click must show first (also between the two right-clicks of
+                # one move: the cell shows the first one's mark before the second is sent)
+                owner = max(k for k in starts if k <= i - 1)
+                self._await_move(moves[starts[owner]], before)
             if i not in starts:
                 return last   # the second click of one move goes with the first
-            if self.paced and starts[i] > 0 and before is not None:
-                self._await_move(moves[starts[i] - 1], before)
             if planned is not None:
                 now = self.x11.rect(self.window.id)
                 if now != planned:
@@ -562,7 +565,7 @@ class LiveGame(Game):
             return last
         return check
 
-    def _await_move(self, move: Move, before: np.ndarray, timeout: float = 0.25) -> None:
+    def _await_move(self, move: Move, before: np.ndarray, timeout: float = 0.5) -> None:
         """Until ``move`` shows on screen: its cell (for a chord, its 3x3 block: a chord leaves
         its own number as it was) looks different from ``before`` and not hovered or pressed;
         at most ``timeout``."""
