@@ -33,6 +33,7 @@ from ..levels import LEVELS
 from ..move import Action, Move
 from ..desktop.window import Rect
 from .base import Game
+from .plan import clicks_for, expectation
 
 STANDARD_MINES = {(lv.rows, lv.cols): lv.mines for lv in LEVELS.values()}
 CHOOSER_KEYS = {"beginner": "1", "intermediate": "2", "expert": "3"}
@@ -454,28 +455,6 @@ class LiveGame(Game):
         return frame
 
     # -- act ---------------------------------------------------------------------------------
-    def _clicks_for(self, move: Move, code: int) -> list[str]:
-        """The buttons to press on a cell showing ``code`` to carry out ``move``."""
-        if move.action is Action.OPEN:
-            if code in (Cell.COVERED, Cell.QUESTION) or code <= 8:
-                return ["left"]
-            return []   # a flag blocks a reveal: never click through it
-        if move.action is Action.CHORD:
-            return ["left"] if code <= 8 else []
-        if move.action is Action.FLAG:
-            if code == Cell.COVERED:
-                return ["right"]
-            if code == Cell.QUESTION:
-                return ["right", "right"]
-            return []
-        if move.action is Action.UNFLAG:
-            if code == Cell.FLAG:
-                return ["right", "right"] if self.question_marks else ["right"]
-            if code == Cell.QUESTION:
-                return ["right"]
-            return []
-        raise MinebotError(f"unknown action {move.action!r}")
-
     def act(self, moves: Sequence[Move]) -> Board:
         if self.reading is None:
             self.observe()
@@ -508,7 +487,7 @@ class LiveGame(Game):
             r, c = move.cell
             if not (0 <= r < board.rows and 0 <= c < board.cols):
                 raise MinebotError(f"move {move} is outside the {board.cols}x{board.rows} board")
-            buttons = self._clicks_for(move, int(board.cells[move.cell]))
+            buttons = clicks_for(move, int(board.cells[move.cell]), self.question_marks)
             if not buttons:
                 continue
             x, y = self._cell_point(move.cell)
@@ -529,8 +508,8 @@ class LiveGame(Game):
                 print(f"minebot: window moved; batch stopped after {done} of {len(played)} "
                       "moves", file=sys.stderr)
             self._check_window()
-            return self._observe(expect=self._expectation(board, played[:done]))
-        expect = self._expectation(board, played)
+            return self._observe(expect=expectation(board, played[:done]))
+        expect = expectation(board, played)
         if before is None:
             return self._observe(expect=expect)
         # The settled frame is read first; re-reads (if needed) capture again.
@@ -639,37 +618,6 @@ class LiveGame(Game):
         self.frame, self.reading = frame, reading
         if self.recorder is not None:
             self._frame_index = self.recorder.add_frame(frame, reading)
-
-    def _expectation(self, board: Board, moves: Sequence[Move]):
-        """A check of the next board: None if it is what ``moves`` should produce, else why not."""
-        before = board.cells.copy()
-        shape = board.shape
-        opens = [m.cell for m in moves if m.action in (Action.OPEN, Action.CHORD)
-                 and before[m.cell] in (Cell.COVERED, Cell.QUESTION)]
-        flags = [m.cell for m in moves if m.action is Action.FLAG]
-        unflags = [m.cell for m in moves if m.action is Action.UNFLAG]
-
-        def check(new: Board) -> str | None:
-            if new.shape != shape:
-                return f"the board changed size from {shape} to {new.shape}"
-            if new.state is GameState.LOST:
-                return None
-            cells = new.cells
-            was_open = before <= 8
-            if (cells[was_open] != before[was_open]).any():
-                bad = np.argwhere(was_open & (cells != before))[0]
-                return f"revealed cell {tuple(int(v) for v in bad)} changed"
-            for cell in opens:
-                if cells[cell] > 8 and new.state is not GameState.WON:
-                    return f"cell {cell} was clicked but is not revealed"
-            for cell in flags:
-                if cells[cell] != Cell.FLAG and cells[cell] > 8 and new.state is not GameState.WON:
-                    return f"cell {cell} was flagged but shows no flag"
-            for cell in unflags:
-                if cells[cell] in (Cell.FLAG, Cell.QUESTION):
-                    return f"cell {cell} still shows a mark"
-            return None
-        return check
 
     # -- games -------------------------------------------------------------------------------
     def start(self) -> Board:
