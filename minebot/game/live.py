@@ -497,7 +497,8 @@ class LiveGame(Game):
             played.append(move)
         if not clicked:
             return board
-        check = self._click_check(starts, played, before)
+        lost: set[int] = set()   # moves (paced play) that never showed on screen
+        check = self._click_check(starts, played, before, lost)
         made = self.pointer.click_many(points, bounds, park=self._park_point(), check=check)
         self.clicks += len(made)
         if len(made) < len(points):
@@ -509,19 +510,32 @@ class LiveGame(Game):
                       "moves", file=sys.stderr)
             self._check_window()
             return self._observe(expect=expectation(board, played[:done]))
+        if self.paced and before is not None:
+            if not self._await_move(played[-1], before):
+                lost.add(len(played) - 1)
+            if lost:
+                # The WM swallowed these clicks (see PACED_WMS): their cells are judged by
+                # what the screen shows, never assumed; the solver plans them again.
+                if os.environ.get("MINEBOT_DEBUG"):
+                    print(f"minebot: {len(lost)} click(s) lost by the window manager",
+                          file=sys.stderr)
+                played = [m for j, m in enumerate(played) if j not in lost]
+                clicked = [m.cell for m in played]
         expect = expectation(board, played)
         if before is None:
             return self._observe(expect=expect)
         # The settled frame is read first; re-reads (if needed) capture again.
         return self._observe_with_frame(self._settled(before, clicked), expect)
 
-    def _click_check(self, starts: dict[int, int], moves: list[Move], before: np.ndarray | None):
+    def _click_check(self, starts: dict[int, int], moves: list[Move], before: np.ndarray | None,
+                     lost: set[int]):
         """The ``check`` run before each click of a batch (see ``Pointer.click_many``).
 
         Before the first click of every move: the window must still have the geometry the
         batch was planned on (one X round trip), else the batch stops. With ``paced`` (window
         managers that lose clicks sent too soon after the previous one, see ``PACED_WMS``)
-        the previous move's cell must first show its result on screen.
+        the previous click must first show its result on screen; a move that never shows
+        is added to ``lost``.
         """
         planned = self.window.rect if self.window is not None else None
         region = self.region
@@ -533,7 +547,8 @@ class LiveGame(Game):
                 # the previous click must show first (also between the two right-clicks of
                 # one move: the cell shows the first one's mark before the second is sent)
                 owner = max(k for k in starts if k <= i - 1)
-                self._await_move(moves[starts[owner]], before)
+                if not self._await_move(moves[starts[owner]], before):
+                    lost.add(starts[owner])
             if i not in starts:
                 return last   # the second click of one move goes with the first
             if planned is not None:
@@ -544,10 +559,10 @@ class LiveGame(Game):
             return last
         return check
 
-    def _await_move(self, move: Move, before: np.ndarray, timeout: float = 0.5) -> None:
-        """Until ``move`` shows on screen: its cell (for a chord, its 3x3 block: a chord leaves
-        its own number as it was) looks different from ``before`` and not hovered or pressed;
-        at most ``timeout``."""
+    def _await_move(self, move: Move, before: np.ndarray, timeout: float = 0.3) -> bool:
+        """Whether ``move`` showed on screen within ``timeout``: its cell (for a chord, its 3x3
+        block: a chord leaves its own number as it was) looks different from ``before`` and
+        not hovered or pressed."""
         rects = self.reading.cell_rects
         rows, cols = rects.shape[:2]
         r, c = move.cell
@@ -563,8 +578,9 @@ class LiveGame(Game):
             crop = frame[y0:y1, x0:x1]
             if crop.shape == old.shape and not np.array_equal(crop, old) and \
                     not _looks_transient(frame[cy0:cy1, cx0:cx1]):
-                return
+                return True
             time.sleep(0.001)
+        return False
 
     def _observe_with_frame(self, frame: np.ndarray, expect) -> Board:
         """Read the settled frame; on a surprise look for a dialog first, then re-read."""
