@@ -18,7 +18,7 @@ from minebot.desktop.session import available
 
 from test_live import live_game, play_and_check
 
-KINDS = ["openbox", "metacity", "weston"]
+KINDS = ["openbox", "metacity", "weston", "mutter"]
 MOVES = 30
 pytestmark = pytest.mark.live
 
@@ -53,7 +53,7 @@ def play(desktop):
 
 def test_backend_is_detected(desktop, play):
     _, game = play("beginner", (590, 460))
-    expected = "xwayland" if desktop.kind == "weston" else "x11"
+    expected = "xwayland" if desktop.kind in ("weston", "mutter") else "x11"
     assert game.backend.name == expected
     assert game.backend.wm is not None
     assert game.x11.has_focus(game.window.id)

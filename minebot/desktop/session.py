@@ -10,7 +10,8 @@ exactly the process groups it started (never a process found by name).
 
 Kinds (``DESKTOPS``): ``xvfb`` (no window manager), ``openbox`` and ``metacity`` (Xvfb plus that
 window manager), ``weston`` (headless weston with XWayland: the game is an X11 client of
-XWayland, whose root window reads black, so only window grabs work there).
+XWayland, whose root window reads black, so only window grabs work there), ``mutter``
+(headless GNOME compositor with XWayland, PipeWire and WirePlumber on a private session bus).
 """
 
 from __future__ import annotations
@@ -25,9 +26,10 @@ from pathlib import Path
 
 from .xvfb import DesktopError, Xvfb, die_with_parent, stop_process_group
 
-DESKTOPS = ("xvfb", "openbox", "metacity", "weston")
+DESKTOPS = ("xvfb", "openbox", "metacity", "weston", "mutter")
 APT_PACKAGES = {"xvfb": ["xvfb"], "openbox": ["xvfb", "openbox"], "metacity": ["xvfb", "metacity"],
-                "weston": ["weston", "xwayland"]}
+                "weston": ["weston", "xwayland"],
+                "mutter": ["mutter", "xwayland", "pipewire", "wireplumber", "dbus"]}
 """The Debian 12 packages each kind needs (``.ci/setup`` installs them all)."""
 
 NO_SERVICES_BUS = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
@@ -225,17 +227,128 @@ class WestonDesktop(Desktop):
         return self
 
 
+class MutterDesktop(Desktop):
+    """Headless mutter (GNOME's compositor) with a virtual monitor, XWayland, PipeWire and
+    WirePlumber, all on a private D-Bus session bus and runtime directory.
+
+    The game runs as an X11 client of mutter's XWayland (``display``); the session bus also
+    offers mutter's ScreenCast and RemoteDesktop APIs (``bus_address``), which a native
+    Wayland game would need (no backend for that yet).
+    """
+
+    kind = "mutter"
+
+    def __init__(self, width: int = 1600, height: int = 1024, timeout: float = 20.0) -> None:
+        super().__init__(width, height, timeout)
+        self.bus_address: str | None = None
+        self.xauthority: str | None = None
+
+    @property
+    def socket(self) -> str:
+        return f"minebot-mutter-{os.getpid()}-{id(self) & 0xffff:x}"
+
+    def _base_env(self) -> dict:
+        assert self.home is not None
+        env = dict(os.environ)
+        for var in ("DISPLAY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET", "XAUTHORITY"):
+            env.pop(var, None)
+        env.update({"XDG_RUNTIME_DIR": str(self.home / "runtime"),
+                    "XDG_CONFIG_HOME": str(self.home / "config"),
+                    "XDG_DATA_HOME": str(self.home / "data"), "GSETTINGS_BACKEND": "memory",
+                    "NO_AT_BRIDGE": "1", "GTK_USE_PORTAL": "0"})
+        if self.bus_address:
+            env["DBUS_SESSION_BUS_ADDRESS"] = self.bus_address
+        return env
+
+    def env(self, base: dict | None = None) -> dict:
+        assert self.display is not None
+        env = self._base_env() if base is None else dict(base)
+        env.update({"DISPLAY": self.display, "XAUTHORITY": self.xauthority or "",
+                    "WAYLAND_DISPLAY": self.socket, "GDK_BACKEND": "x11"})
+        return env
+
+    def start(self) -> "MutterDesktop":
+        for exe, pkg in (("mutter", "mutter"), ("pipewire", "pipewire"),
+                         ("wireplumber", "wireplumber"), ("dbus-daemon", "dbus"),
+                         ("Xwayland", "xwayland")):
+            self._need(exe, pkg)
+        home = self._home()
+        (home / "runtime").mkdir(mode=0o700)
+        (home / "dbus.conf").write_text(NO_SERVICES_BUS)
+        read_fd, write_fd = os.pipe()
+        try:
+            with open(home / "dbus.log", "wb") as out:
+                self._procs.append(subprocess.Popen(
+                    ["dbus-daemon", "--nofork", f"--config-file={home / 'dbus.conf'}",
+                     f"--print-address={write_fd}"], pass_fds=(write_fd,), env=self._base_env(),
+                    stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+                    start_new_session=True, cwd=home, preexec_fn=die_with_parent))
+        finally:
+            os.close(write_fd)
+        with os.fdopen(read_fd, "rb") as pipe:
+            self.bus_address = pipe.readline().decode().strip()
+        if not self.bus_address:
+            raise DesktopError(f"dbus-daemon gave no address: {_tail(home / 'dbus.log')}")
+        env = self._base_env()
+        self._procs.append(_spawn(["pipewire"], env, home / "pipewire.log", home))
+        self._procs.append(_spawn(["wireplumber"], env, home / "wireplumber.log", home))
+        log = home / "mutter.log"
+        self._procs.append(_spawn(
+            ["mutter", "--wayland", "--headless", f"--virtual-monitor={self.width}x{self.height}",
+             f"--wayland-display={self.socket}"], env, log, home))
+        deadline = time.monotonic() + self.timeout
+        while self.display is None:
+            found = re.search(r"Using public X11 display (:\d+)", _tail(log, 20000))
+            auth = sorted((home / "runtime").glob(".mutter-Xwaylandauth.*"))
+            if found and auth:
+                self.display, self.xauthority = found.group(1), str(auth[0])
+            elif self._procs[-1].poll() is not None:
+                raise DesktopError(f"mutter exited at start: {_tail(log)}")
+            elif time.monotonic() > deadline:
+                raise DesktopError(f"mutter started no XWayland within {self.timeout:.0f} s: {_tail(log)}")
+            else:
+                time.sleep(0.05)
+        self._open_access()
+        return self
+
+    def _open_access(self) -> None:
+        """Let every local client in, as on Xvfb: mutter's Xwayland wants its cookie, and the
+        bot's own connections (python-xlib, pyautogui) use the process's XAUTHORITY. This
+        X server is ours alone (a private socket number, ended with the desktop)."""
+        from Xlib import X
+        from .window import open_display
+        old = os.environ.get("XAUTHORITY")
+        os.environ["XAUTHORITY"] = self.xauthority or ""
+        try:
+            d = open_display(self.display)
+            try:
+                d.set_access_control(X.DisableAccess)
+                d.sync()
+            finally:
+                d.close()
+        except Exception as exc:
+            raise DesktopError(f"cannot open mutter's XWayland {self.display}: {exc}") from None
+        finally:
+            if old is None:
+                os.environ.pop("XAUTHORITY", None)
+            else:
+                os.environ["XAUTHORITY"] = old
+
+
 def open_desktop(kind: str, width: int = 1600, height: int = 1024) -> Desktop:
     """A not yet started desktop of ``kind`` (one of ``DESKTOPS``); use it as a context manager."""
     if kind in ("xvfb", "openbox", "metacity"):
         return XvfbDesktop(None if kind == "xvfb" else kind, width, height)
     if kind == "weston":
         return WestonDesktop(width, height)
+    if kind == "mutter":
+        return MutterDesktop(width, height)
     raise DesktopError(f"unknown desktop {kind!r}: expected one of {', '.join(DESKTOPS)}")
 
 
 def available(kind: str) -> bool:
     """Whether the programs ``kind`` needs are installed (tests skip the others)."""
     exes = {"xvfb": ["Xvfb"], "openbox": ["Xvfb", "openbox", "dbus-run-session"],
-            "metacity": ["Xvfb", "metacity", "dbus-run-session"], "weston": ["weston", "Xwayland"]}
+            "metacity": ["Xvfb", "metacity", "dbus-run-session"], "weston": ["weston", "Xwayland"],
+            "mutter": ["mutter", "Xwayland", "pipewire", "wireplumber", "dbus-daemon"]}
     return all(shutil.which(e) for e in exes[kind])
