@@ -13,6 +13,8 @@ from minebot.desktop.session import DESKTOPS, available, open_desktop
 from minebot.desktop.xvfb import DesktopError
 from minebot.errors import BadInputError, NoGameError
 
+from test_desktop import _alive
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -53,14 +55,6 @@ def test_click_log_carries_the_window_geometry():
     assert "window" not in Click(5, 6, "left", 1.0, (0, 0, 10, 10)).to_json()
 
 
-def _group_alive(pid: int) -> bool:
-    try:
-        os.killpg(pid, 0)
-        return True
-    except ProcessLookupError:
-        return False
-
-
 @pytest.mark.live
 @pytest.mark.parametrize("kind", DESKTOPS)
 def test_desktop_starts_and_ends_exactly_its_processes(kind):
@@ -70,11 +64,11 @@ def test_desktop_starts_and_ends_exactly_its_processes(kind):
     desk = open_desktop(kind, 800, 600)
     with desk:
         pids = desk.pids + ([desk.xvfb.proc.pid] if hasattr(desk, "xvfb") else [])
-        assert pids and all(_group_alive(p) for p in pids)
+        assert pids and all(_alive(p) for p in pids)
         with X11(desk.display) as x:
             assert (x.wm_name() is None) == (kind == "xvfb")
             assert x.is_xwayland() == (kind in ("weston", "mutter"))
         home = desk.home
-    assert not any(_group_alive(p) for p in pids)
+    assert not any(_alive(p) for p in pids)
     assert home is None or not home.exists()
     desk.stop()   # idempotent

@@ -16,7 +16,7 @@ import pytest
 
 from minebot.desktop.session import available
 
-from test_live import live_game, play_and_check
+from test_live import live_game, map_cover, play_and_check
 
 KINDS = ["openbox", "metacity", "weston", "mutter"]
 MOVES = 30
@@ -165,7 +165,6 @@ def test_window_moved_during_batches_never_clicks_off_the_board(desktop, play, t
 def test_covered_board_is_raised_or_never_clicked(desktop, play):
     """An override-redirect window (a menu, a notification) over the board: the bot raises the
     game and reads again before clicking, or, where it cannot raise it, stops without a click."""
-    from Xlib import X
     from minebot.desktop.window import open_display
     from minebot.errors import NoGameError
     from minebot.move import Action, Move
@@ -174,13 +173,7 @@ def test_covered_board_is_raised_or_never_clicked(desktop, play):
     try:
         game.start()
         b = game._board_rect()
-        screen = other.screen()
-        cover = screen.root.create_window(b.left + 20, b.top + 20, 200, 150, 0, screen.root_depth,
-                                          X.InputOutput, X.CopyFromParent,
-                                          background_pixel=screen.black_pixel,
-                                          override_redirect=True)
-        cover.map()
-        other.sync()
+        cover = map_cover(other, b)
         time.sleep(0.2)
         assert cover.id in game.x11.stacked_above(game.window.id)
         try:

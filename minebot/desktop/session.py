@@ -90,6 +90,27 @@ class Desktop:
             raise DesktopError(f"{exe} is not installed (apt install {package})")
         return path
 
+    def _await(self, log: Path, ready, what: str):
+        """Poll ``ready()`` until it gives a value; fail with the ``log`` tail if the newest
+        process started here exits or ``timeout`` passes (``what`` did not happen)."""
+        deadline = time.monotonic() + self.timeout
+        while True:
+            value = ready()
+            if value:
+                return value
+            if self._procs[-1].poll() is not None:
+                raise DesktopError(f"{self.kind} exited at start: {_tail(log)}")
+            if time.monotonic() > deadline:
+                raise DesktopError(f"{self.kind} {what} within {self.timeout:.0f} s: {_tail(log)}")
+            time.sleep(0.05)
+
+    def _await_x_display(self, log: Path, pattern: str, ready=lambda: True) -> str:
+        """The X display a compositor's XWayland listens on, read from its ``log``."""
+        def found():
+            match = re.search(pattern, _tail(log, 20000))
+            return match.group(1) if match and ready() else None
+        return self._await(log, found, "started no XWayland")
+
     @property
     def pids(self) -> list[int]:
         """Leaders of the process groups this desktop started (what ``stop`` ends)."""
@@ -161,15 +182,8 @@ class XvfbDesktop(Desktop):
     def _wait_for_wm(self, log: Path) -> None:
         """Until the window manager has claimed the screen (EWMH ``_NET_SUPPORTING_WM_CHECK``)."""
         from .window import X11
-        deadline = time.monotonic() + self.timeout
         with X11(self.display) as x:
-            while x.wm_name() is None:
-                if self._procs[-1].poll() is not None:
-                    raise DesktopError(f"{self.wm} exited at start: {_tail(log)}")
-                if time.monotonic() > deadline:
-                    raise DesktopError(f"{self.wm} did not manage the screen within "
-                                       f"{self.timeout:.0f} s: {_tail(log)}")
-                time.sleep(0.05)
+            self._await(log, x.wm_name, "did not manage the screen")
 
     def stop(self) -> None:
         super().stop()
@@ -213,17 +227,7 @@ class WestonDesktop(Desktop):
                 f"--width={self.width}", f"--height={self.height}", "--idle-time=0",
                 f"--log={log}"]
         self._procs.append(_spawn(argv, env, home / "weston.out", home))
-        deadline = time.monotonic() + self.timeout
-        while self.display is None:
-            found = re.search(r"xserver listening on display (:\d+)", _tail(log, 20000))
-            if found:
-                self.display = found.group(1)
-            elif self._procs[-1].poll() is not None:
-                raise DesktopError(f"weston exited at start: {_tail(log)} {_tail(home / 'weston.out')}")
-            elif time.monotonic() > deadline:
-                raise DesktopError(f"weston started no XWayland within {self.timeout:.0f} s: {_tail(log)}")
-            else:
-                time.sleep(0.05)
+        self.display = self._await_x_display(log, r"xserver listening on display (:\d+)")
         return self
 
 
@@ -296,18 +300,10 @@ class MutterDesktop(Desktop):
         self._procs.append(_spawn(
             ["mutter", "--wayland", "--headless", f"--virtual-monitor={self.width}x{self.height}",
              f"--wayland-display={self.socket}"], env, log, home))
-        deadline = time.monotonic() + self.timeout
-        while self.display is None:
-            found = re.search(r"Using public X11 display (:\d+)", _tail(log, 20000))
-            auth = sorted((home / "runtime").glob(".mutter-Xwaylandauth.*"))
-            if found and auth:
-                self.display, self.xauthority = found.group(1), str(auth[0])
-            elif self._procs[-1].poll() is not None:
-                raise DesktopError(f"mutter exited at start: {_tail(log)}")
-            elif time.monotonic() > deadline:
-                raise DesktopError(f"mutter started no XWayland within {self.timeout:.0f} s: {_tail(log)}")
-            else:
-                time.sleep(0.05)
+        auth = lambda: sorted((home / "runtime").glob(".mutter-Xwaylandauth.*"))  # noqa: E731
+        self.display = self._await_x_display(log, r"Using public X11 display (:\d+)",
+                                             ready=lambda: bool(auth()))
+        self.xauthority = str(auth()[0])
         self._open_access()
         return self
 
