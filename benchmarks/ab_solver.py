@@ -8,7 +8,7 @@ same moves until their first different guess, so only the games one wins and the
 (the discordant ones) carry the difference; its standard error comes from them alone and is
 several times smaller than that of two separate runs. ``--a``/``--b`` are JSON objects of
 ``Solver`` keyword arguments (Guesser tuning such as ``candidates``, ``margin``,
-``endgame_layouts``, ``time_budget``). Game i uses engine seed ``seed * 1000003 + i``, as
+``endgame_layouts``, ``step_budget``). Game i uses engine seed ``seed * 1000003 + i``, as
 ``minebot bench`` does. Ctrl-C prints the figures of the games finished so far.
 """
 

@@ -13,7 +13,8 @@ Text format (kept exactly; other tools depend on it)::
     -*XW
 
 ``-`` covered, ``F`` flag, ``?`` question mark, ``0``-``8`` revealed, ``*`` mine shown after a
-loss, ``X`` the exploded mine, ``W`` a wrong flag. Coordinates are ``(row, col)``, 0-based.
+loss, ``X`` the exploded mine, ``W`` a wrong flag, ``#`` revealed with a number nobody could
+read (a safe cell that constrains nothing). Coordinates are ``(row, col)``, 0-based.
 """
 
 from __future__ import annotations
@@ -38,9 +39,10 @@ class Cell(IntEnum):
     MINE = 12
     EXPLODED = 13
     WRONG_FLAG = 14
+    OPEN = 15          # revealed (so no mine), but its number is not known: a read in doubt
 
 
-CELL_CHARS = "012345678-F?*XW"
+CELL_CHARS = "012345678-F?*XW#"
 """``CELL_CHARS[code]`` is the text character of a cell code."""
 
 _CHAR_TO_CODE = {ch: code for code, ch in enumerate(CELL_CHARS)}
@@ -81,6 +83,18 @@ def neighbours(rows: int, cols: int, r: int, c: int) -> Iterator[tuple[int, int]
             yield rr, cc
 
 
+def _check_numbers(codes: np.ndarray, source: str, first_line: int) -> None:
+    """No number can exceed its cell's neighbours (an 8 in a corner): no board has it, so the
+    file is wrong (a typo, or a misread screen); named by line and column like a format error."""
+    room = neighbour_count(np.ones(codes.shape, dtype=bool))
+    bad = np.argwhere((codes <= 8) & (codes > room))
+    if bad.size:
+        r, c = (int(v) for v in bad[0])
+        raise BoardFormatError(source, first_line + r + 1, c + 1,
+                               f"the number {int(codes[r, c])} at {r},{c}: the cell has only "
+                               f"{int(room[r, c])} neighbours")
+
+
 @dataclass(frozen=True, eq=False)
 class Board:
     """An immutable board. ``mines`` is the total mine count, or None when unknown."""
@@ -94,7 +108,7 @@ class Board:
         if cells.ndim != 2 or cells.size == 0:
             raise ValueError("a board needs a non-empty 2-D array of cells")
         if cells.min() < 0 or cells.max() > max(Cell):
-            raise ValueError("cell codes must be in 0..14 (see Cell)")
+            raise ValueError(f"cell codes must be in 0..{int(max(Cell))} (see Cell)")
         cells.setflags(write=False)
         object.__setattr__(self, "cells", cells)
         if self.state is not None and not isinstance(self.state, GameState):
@@ -151,6 +165,10 @@ class Board:
         mines = header.get("mines")
         if mines is not None and (not isinstance(mines, int) or isinstance(mines, bool) or mines < 0):
             raise BoardFormatError(source, 1, None, f"header 'mines' must be a whole number >= 0, got {mines!r}")
+        if mines is not None and mines > codes.size:
+            raise BoardFormatError(source, 1, None, f"header 'mines' is {mines} but the board has only "
+                                                    f"{codes.size} cells")
+        _check_numbers(codes, source, first)
         state = header.get("state")
         if state is not None:
             try:
@@ -247,6 +265,11 @@ class Board:
     def revealed(self) -> np.ndarray:
         """Cells showing a number 0-8."""
         return self.cells <= 8
+
+    @property
+    def opened(self) -> np.ndarray:
+        """Cells known to be open: a number, or open with its number unread (``#``)."""
+        return (self.cells <= 8) | (self.cells == Cell.OPEN)
 
     @property
     def unknown(self) -> np.ndarray:

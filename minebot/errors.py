@@ -11,8 +11,9 @@ EXIT_OK = 0
 EXIT_FAILURE = 1          # generic failure (e.g. a game could not be finished)
 EXIT_BAD_INPUT = 2        # malformed file, bad option value (argparse also uses 2)
 EXIT_INCONSISTENT = 3     # the board contradicts the rules of Minesweeper
-EXIT_NO_GAME = 4          # no game window / no board found in an image
+EXIT_NO_GAME = 4          # no game window / board found, or the game on screen could not be read
 EXIT_INTERRUPTED = 130    # Ctrl-C or the pyautogui fail-safe
+EXIT_TERMINATED = 143     # SIGTERM (128 + 15), e.g. from `timeout` or a CI runner
 
 
 class MinebotError(Exception):
@@ -46,13 +47,51 @@ class InconsistentBoardError(MinebotError):
         super().__init__(message)
 
 
+class OutputError(MinebotError):
+    """An output (log, recording, screenshot) could not be written in the middle of a run.
+
+    Outputs are checked before the first click (a bad path is a ``BadInputError``); this is a
+    write that failed later (a full disk): the run stops, and what was written stays.
+    """
+
+    exit_code = EXIT_FAILURE
+
+
 class NoGameError(MinebotError):
     """No game window or no board could be found."""
 
     exit_code = EXIT_NO_GAME
 
 
+class UnreadableGameError(NoGameError):
+    """A game is on screen but could not be read safely (unmatched cells, a board of the wrong
+    size, a screen that never showed what the moves should produce). Same exit code as no game
+    at all: either way minebot could not read the game."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised by the CLI's signal handler.
+
+    A ``KeyboardInterrupt`` so that everything that already stops cleanly on Ctrl-C (closing
+    the game, printing the summary of the finished games) does the same on SIGTERM; only the
+    exit code differs.
+    """
+
+
 class Interrupted(MinebotError):
-    """The user stopped the run (Ctrl-C, or the mouse in a screen corner)."""
+    """The user stopped the run (Ctrl-C, SIGTERM, or the mouse in a screen corner)."""
 
     exit_code = EXIT_INTERRUPTED
+
+    @classmethod
+    def by(cls, signal: BaseException, message: str) -> "Interrupted":
+        """The error for a run stopped by ``signal`` (a ``KeyboardInterrupt`` or ``Terminated``),
+        with the exit code that tells Ctrl-C (130) from SIGTERM (143)."""
+        error = cls(message)
+        error.exit_code = interrupt_exit_code(signal)
+        return error
+
+
+def interrupt_exit_code(signal: BaseException) -> int:
+    """130 for Ctrl-C, 143 for SIGTERM."""
+    return EXIT_TERMINATED if isinstance(signal, Terminated) else EXIT_INTERRUPTED

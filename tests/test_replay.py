@@ -103,3 +103,59 @@ def test_cli_replay_exit_codes(tmp_path):
                              cwd=ROOT, timeout=60)
     assert missing.returncode == 2
     assert "not a recording" in missing.stderr and "Traceback" not in missing.stderr
+
+
+def _cli_replay(folder: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "minebot", "replay", str(folder), "--json"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+
+
+@pytest.mark.parametrize("damage", ["missing", "truncated", "noise", "frame-after-the-end"])
+def test_replay_that_cannot_replay_every_step_fails(tmp_path, damage):
+    """A frame the replay cannot read means steps that were never checked: exit 1, not 0."""
+    import numpy as np
+    folder = _copy(tmp_path)
+    lines = (folder / "steps.jsonl").read_text().splitlines()
+    frames = [json.loads(line) for line in lines if json.loads(line)["type"] == "frame"]
+    victim = folder / frames[len(frames) // 2]["file"]
+    if damage == "missing":
+        victim.unlink()
+    elif damage == "truncated":
+        victim.write_bytes(victim.read_bytes()[:200])
+    elif damage == "noise":
+        import cv2
+        noise = np.random.default_rng(1).integers(0, 256, (300, 400, 3), dtype=np.uint8)
+        cv2.imwrite(str(victim), noise)
+    else:   # the recording goes on after the game ended: that frame is never replayed
+        extra = dict(frames[-1], i=frames[-1]["i"] + 1)
+        (folder / "steps.jsonl").write_text("\n".join(lines + [json.dumps(extra)]) + "\n")
+    done = _cli_replay(folder)
+    assert done.returncode == 1, done.stdout + done.stderr
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["incomplete"] >= 1
+    assert "Traceback" not in done.stderr
+
+
+def test_the_same_recording_replays_the_same_twice():
+    """Decisions are reproducible: two replays of one recording choose the same moves."""
+    def moves(folder: Path) -> list:
+        return [(g.differences, r.clicks, r.guesses, r.final.cells.tolist())
+                for _, g, r in replay(folder)]
+    for steps in RECORDINGS:
+        assert moves(steps.parent) == moves(steps.parent)
+
+
+def test_a_recording_cut_in_the_middle_of_a_game_still_passes(tmp_path):
+    """A live run stopped mid-game leaves a recording that ends in play: every frame in it
+    can still be replayed and checked, so that is not a failure."""
+    folder = _copy(tmp_path)
+    lines = (folder / "steps.jsonl").read_text().splitlines()
+    moves = [i for i, line in enumerate(lines) if json.loads(line)["type"] == "moves"]
+    cut = moves[-2]      # keep the next frame (still in play), drop its moves and the rest
+    (folder / "steps.jsonl").write_text("\n".join(lines[:cut + 2]) + "\n")
+    assert json.loads(lines[cut + 1])["state"] == "playing"
+    done = _cli_replay(folder)
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["incomplete"] == 0
+    assert "ends in the middle of the game" in report["per_game"][-1]["result"]

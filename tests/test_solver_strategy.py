@@ -92,3 +92,32 @@ def test_look_ahead_value_probabilities_add_up_to_the_safety():
                 sub = count_position(nxt, CountCache()) if nxt is not None else None
                 total += sub.layouts if sub is not None else 0
             assert Fraction(total, counts.layouts) == 1 - result.fraction(cell)
+
+
+def _moves_of_game(seed: int) -> list:
+    from minebot.game.engine import EngineGame
+    from minebot.loop import play_game
+    played: list = []
+    game = EngineGame(16, 30, 99, rules="zero", seed=seed, first_click=(3, 3))
+    play_game(game, Solver(), on_step=lambda board, moves: played.append(
+        [(m.action, m.cell) for m in moves]))
+    return played
+
+
+def test_guesses_do_not_depend_on_how_fast_the_machine_is(monkeypatch):
+    """The look-ahead budget is counted in steps: on a machine where every clock reading is a
+    second later than the last (a heavily loaded one), the same games get the same moves."""
+    import itertools
+    import time
+    seeds = [7 * 1_000_003 + i for i in (4, 8, 9)]   # games with look-ahead guesses
+    normal = [_moves_of_game(s) for s in seeds]
+    ticks = itertools.count()
+    monkeypatch.setattr(time, "process_time", lambda: float(next(ticks)))
+    monkeypatch.setattr(time, "perf_counter", lambda: float(next(ticks)))
+    assert [_moves_of_game(s) for s in seeds] == normal
+
+
+def test_step_budget_must_be_positive():
+    import pytest
+    with pytest.raises(ValueError):
+        Solver(step_budget=0)

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
 from typing import Sequence
 
-from ..errors import EXIT_INTERRUPTED, MinebotError
+from ..errors import MinebotError, Terminated, interrupt_exit_code
 
 # Order here is the order in ``minebot --help``. A module that does not exist yet is skipped.
 COMMANDS = ("play", "demo", "hint", "solve", "read", "bench", "layouts", "calibrate", "replay", "board")
@@ -28,8 +29,8 @@ Boards are text, one character per cell: - covered, F flag, ? question mark, 0-8
 * mine shown, X exploded mine, W wrong flag; an optional first line holds a JSON header such as
 {"rows": 16, "cols": 30, "mines": 99}. Cells are ROW,COL (0-based); sizes are COLSxROWS (30x16).
 
-exit codes: 0 ok, 1 failure, 2 bad input, 3 inconsistent board, 4 no game/board found,
-130 interrupted."""
+exit codes: 0 ok, 1 failure, 2 bad input, 3 inconsistent board, 4 no game/board found or
+the game could not be read, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM)."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -56,13 +57,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 0
+    previous = _raise_on_sigterm()
     try:
         return int(args.func(args) or 0)
     except MinebotError as exc:
         print(f"minebot {args.command}: {exc}", file=sys.stderr)
         return exc.exit_code
-    except KeyboardInterrupt:
-        print(f"minebot {args.command}: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt as exc:
+        what = "terminated" if isinstance(exc, Terminated) else "interrupted"
+        print(f"minebot {args.command}: {what}", file=sys.stderr)
+        return interrupt_exit_code(exc)
     except BrokenPipeError:
         return 0
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _raise_on_sigterm():
+    """SIGTERM raises ``Terminated`` (a KeyboardInterrupt): commands stop as on Ctrl-C,
+    closing what they opened and printing what they finished. Returns the previous handler
+    (None when not in the main thread, where handlers cannot be set)."""
+    def _terminate(signum, frame):
+        raise Terminated()
+    try:
+        return signal.signal(signal.SIGTERM, _terminate)
+    except ValueError:
+        return None

@@ -12,6 +12,7 @@ import json
 import sys
 import time
 
+from ..errors import interrupt_exit_code
 from ..stats import wilson
 
 HELP = "benchmark the solver on the headless engine (win rate with 95%% interval, timings)"
@@ -67,7 +68,8 @@ _SOLVERS: dict = {}
 
 
 def _worker_init() -> None:
-    """Workers leave Ctrl-C and SIGTERM to the parent, which stops them and reports."""
+    """Workers leave Ctrl-C to the parent, which stops them and reports; SIGTERM (sent by the
+    parent's ``terminate``) ends a worker at once, even in the middle of a long move."""
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -104,6 +106,10 @@ def _tasks(args) -> list[tuple]:
         raise BadInputError(f"--first {args.first}: outside the {args.size} board")
     if args.games < 1 and not args.boards:
         raise BadInputError("--games must be at least 1")
+    if args.jobs < 1:
+        raise BadInputError(f"--jobs {args.jobs}: must be at least 1")
+    if not args.boards:
+        _check_mines(rows, cols, args.mines, args.rules, first)
     if args.boards:
         from ..game.layouts import load_layouts
         layouts = load_layouts(args.boards)
@@ -128,6 +134,21 @@ def _tasks(args) -> list[tuple]:
             for i in range(args.games)]
 
 
+def _check_mines(rows: int, cols: int, mines: int, rules: str, first) -> None:
+    """The mines must fit the cells the rule set leaves free (the engine draws them there)."""
+    from ..errors import BadInputError
+    from ..game.rules import allowed_cells
+    from ..solver.solver import default_first_click
+    start = first or default_first_click(rows, cols, rules)
+    room = int(allowed_cells(rows, cols, rules, start).sum())
+    if rules == "preopened":           # the game opens a zero cell: at least a corner's 2x2 free
+        room -= min(rows, 2) * min(cols, 2) - 1
+    if not 0 <= mines <= room:
+        where = f"first click {start[0]},{start[1]}, " if start is not None and rules != "preopened" else ""
+        raise BadInputError(f"--mines {mines}: between 0 and {max(room, 0)} on a {cols}x{rows} board "
+                            f"({where}rule {rules})")
+
+
 def _progress(done: int, total: int, wins: int, start: float) -> None:
     width = 30
     filled = int(width * done / total)
@@ -142,31 +163,21 @@ def run(args) -> int:
     outcomes: list = []
     show = sys.stderr.isatty()
     start = time.perf_counter()
-    pool = None
-    interrupted = False
-    import signal
-
-    def _stop(signum, frame):   # SIGTERM too: report what was played instead of losing it
-        raise KeyboardInterrupt
-    previous = signal.signal(signal.SIGTERM, _stop)
+    stopped_by: KeyboardInterrupt | None = None
+    import multiprocessing
+    # Games always run in worker processes, even with one job: the parent only waits, so it
+    # answers Ctrl-C and SIGTERM at once and ends a worker stuck in a long move on a huge board.
+    pool = multiprocessing.get_context("fork").Pool(args.jobs, initializer=_worker_init)
     try:
-        if args.jobs > 1:
-            import multiprocessing
-            pool = multiprocessing.get_context("fork").Pool(args.jobs, initializer=_worker_init)
-            results = pool.imap(_play, tasks, chunksize=4)
-        else:
-            results = map(_play, tasks)
-        for outcome in results:
+        for outcome in pool.imap(_play, tasks, chunksize=1 if args.jobs == 1 else 4):
             outcomes.append(outcome)
             if show:
                 _progress(len(outcomes), len(tasks), sum(o[0] for o in outcomes), start)
-    except KeyboardInterrupt:
-        interrupted = True
+    except KeyboardInterrupt as exc:      # Ctrl-C, or SIGTERM (Terminated): report what was played
+        stopped_by = exc
     finally:
-        signal.signal(signal.SIGTERM, previous)
-        if pool is not None:
-            pool.terminate()
-            pool.join()
+        pool.terminate()
+        pool.join()
         if show:
             sys.stderr.write("\n")
     summary = summarise(outcomes)
@@ -174,10 +185,10 @@ def run(args) -> int:
         print(json.dumps(summary))
     else:
         lo, hi = summary["ci95"]
-        print(f"games      {summary['games']}" + (" (interrupted)" if interrupted else ""))
+        print(f"games      {summary['games']}" + (" (interrupted)" if stopped_by else ""))
         print(f"wins       {summary['wins']}")
         print(f"win rate   {summary['win_rate']:.2%}  (95% CI {lo:.2%} - {hi:.2%})")
         print(f"ms/game    mean {summary['ms_per_game_mean']:.1f}  median {summary['ms_per_game_median']:.1f}")
         print(f"ms/move    p50 {summary['ms_per_move_p50']:.2f}  p99 {summary['ms_per_move_p99']:.2f}")
         print(f"cpu ms/game mean {summary['cpu_ms_per_game_mean']:.1f}")
-    return 130 if interrupted else 0
+    return interrupt_exit_code(stopped_by) if stopped_by is not None else 0

@@ -61,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
 
     from ..board import CELL_CHARS, Board
     from ..errors import BadInputError
+    from ..solver import check_rules
     from ..vision import load_image
     from ..vision.calibrate import (Example, check_conflicts, examples_from_frame,
                                     merge_examples)
@@ -98,9 +99,13 @@ def run(args: argparse.Namespace) -> int:
     def progress(msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)
 
-    for image, board_file in args.example:
+    # Every example board is checked against the rules first: one with swapped numbers would
+    # teach wrong looks, and every later read would inherit the mistake.
+    boards = [Board.load(board_file) for _, board_file in args.example]
+    for (_, board_file), board in zip(args.example, boards):
+        check_rules(board, board_file)
+    for (image, board_file), board in zip(args.example, boards):
         frame = load_image(image)
-        board = Board.load(board_file)
         new = examples_from_frame(frame, board, source=image)
         before = len(kept)
         kept = merge_examples(kept, new)

@@ -56,63 +56,83 @@ def run(args: argparse.Namespace) -> int:
     from contextlib import ExitStack
 
     from ..desktop import GnomeMines, Xvfb
-    from ..errors import BadInputError, Interrupted
+    from ..errors import BadInputError, Interrupted, MinebotError
     from ..game.live import LiveGame
     from ..game.replay import Recording
+    from ..outputs import check_file, check_folder
     from ..solver import Solver
-    from .play import SUMMARY_KEYS, Session, play_session
+    from ..vision import Reader
+    from .play import Session, crops_folder, play_session
 
-    from ..desktop.xvfb import exit_on_sigterm
-    exit_on_sigterm()
     if args.beginner < 0 or args.expert < 0 or args.beginner + args.expert == 0:
         raise BadInputError("--beginner and --expert must be >= 0 and not both 0")
     window = _window(args.window)
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    # Every output is checked before anything starts (SIGTERM is handled by the CLI: the
+    # context managers below stop the display and the game, and the summary is printed).
+    out = check_folder(args.out, "--out")
     log = out / "games.jsonl"
-    if log.exists():
+    if log.exists() and not log.is_dir():
         log.unlink()   # one demo, one log: the summary must describe exactly these games
+    check_file(log, "--out")
+    if args.record:
+        check_folder(args.record, "--record")
     session = Session(log, out)
+    crops = crops_folder(out)
     recorder = Recording(args.record) if args.record else None
     per_level: dict[str, dict] = {}
     started = time.monotonic()
-    with ExitStack() as stack:
-        virtual = args.virtual or not os.environ.get("DISPLAY")
-        if virtual:
-            xvfb = stack.enter_context(Xvfb(max(1280, window[0] + 40), max(1024, window[1] + 40)))
-            display = xvfb
-            print(f"demo: private virtual display {xvfb.display}", flush=True)
-        else:
-            display = os.environ["DISPLAY"]
-        first = "beginner" if args.beginner else "expert"
-        mines = stack.enter_context(GnomeMines(display, theme=args.theme, window=window, level=first))
-        print(f"demo: private GNOME Mines ({args.theme}, window {window[0]}x{window[1]})", flush=True)
-        solver = Solver()
-        try:
-            for level, count in (("beginner", args.beginner), ("expert", args.expert)):
-                if not count:
-                    continue
-                game = LiveGame(mines.display, level=level, recorder=recorder, frames_dir=out,
-                                window_id=mines.window.id)
-                stack.callback(game.close)
-                before = len(session.results)
-                # A board it cannot read safely is logged as stopped and the demo goes on.
-                play_session(game, solver, count, session, level, keep_going=True)
-                done = Session(results=session.results[before:]).summary()
-                per_level[level] = {k: done[k] for k in ("games", "wins", "median_won_seconds")}
-        except KeyboardInterrupt:
-            raise Interrupted("interrupted; finished games are in " + str(log)) from None
-        finally:
-            if recorder is not None:
-                recorder.close()
-            summary = session.summary()
-            summary["levels"] = per_level
-            summary["stopped"] = len(session.stopped)
-            summary["theme"], summary["window"] = args.theme, list(window)
-            summary["wall_seconds"] = round(time.monotonic() - started, 2)
-            (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
-    print(session.summary_line())
+    try:
+        with ExitStack() as stack:
+            virtual = args.virtual or not os.environ.get("DISPLAY")
+            if virtual:
+                xvfb = stack.enter_context(Xvfb(max(1280, window[0] + 40), max(1024, window[1] + 40)))
+                display = xvfb
+                print(f"demo: private virtual display {xvfb.display}", flush=True)
+            else:
+                display = os.environ["DISPLAY"]
+            first = "beginner" if args.beginner else "expert"
+            mines = stack.enter_context(GnomeMines(display, theme=args.theme, window=window, level=first))
+            print(f"demo: private GNOME Mines ({args.theme}, window {window[0]}x{window[1]})", flush=True)
+            solver = Solver()
+            try:
+                for level, count in (("beginner", args.beginner), ("expert", args.expert)):
+                    if not count:
+                        continue
+                    game = LiveGame(mines.display, reader=Reader(crops_dir=crops), level=level,
+                                    recorder=recorder, frames_dir=out, window_id=mines.window.id)
+                    stack.callback(game.close)
+                    before = len(session.results)
+                    # A board it cannot read safely is logged as stopped and the demo goes on
+                    # (until a few games in a row have stopped: then it gives up).
+                    play_session(game, solver, count, session, level, keep_going=True)
+                    done = Session(results=session.results[before:]).summary()
+                    per_level[level] = {k: done[k] for k in ("games", "wins", "median_won_seconds")}
+            finally:
+                if recorder is not None:
+                    recorder.close()
+                _write_summary(out, session, per_level, args, window, time.monotonic() - started)
+    except KeyboardInterrupt as exc:
+        session.report(args.json)
+        raise Interrupted.by(exc, f"interrupted; finished games are in {log}") from None
+    except MinebotError:
+        session.report(args.json)
+        raise
+    session.report(args.json)
     print(f"demo: results in {out}/ (summary.json, games.jsonl, one PNG per finished board)")
-    if args.json:
-        print(json.dumps({k: summary[k] for k in SUMMARY_KEYS}))
     return 0
+
+
+def _write_summary(out: Path, session, per_level: dict, args: argparse.Namespace,
+                   window: tuple[int, int], seconds: float) -> None:
+    """``summary.json``: the run's summary plus per-level figures, the theme and window."""
+    from ..outputs import write_failed
+    summary = session.summary()
+    summary["levels"] = per_level
+    summary["stopped"] = len(session.stopped)
+    summary["theme"], summary["window"] = args.theme, list(window)
+    summary["wall_seconds"] = round(seconds, 2)
+    path = out / "summary.json"
+    try:
+        path.write_text(json.dumps(summary, indent=1) + "\n")
+    except OSError as exc:
+        raise write_failed("summary", path, exc, "games.jsonl keeps every finished game") from None

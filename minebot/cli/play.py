@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import BadInputError
+from ..outputs import check_file, check_folder, save_png, write_failed
 
 SUMMARY_KEYS = ("games", "wins", "win_rate", "median_seconds", "clicks", "guesses")
 
@@ -43,8 +44,10 @@ guesses) are printed; --json makes the last line one JSON object with the summar
 games, wins, win_rate, median_seconds, clicks, guesses. Each finished game is appended to
 the --log JSONL file at once.
 
-Stop at any time with Ctrl-C, or by moving the mouse into a screen corner (pyautogui's
-fail-safe). For a game on a private virtual display, see `minebot demo`.""")
+Every output (--log, --click-log, --record, --screenshots) is checked before the first
+click. Stop at any time with Ctrl-C (exit 130), SIGTERM (143), or by moving the mouse into a
+screen corner (pyautogui's fail-safe): the summary of the finished games is still printed. For
+a game on a private virtual display, see `minebot demo`.""")
     add_level_options(p)
     p.add_argument("--games", type=int, default=1, metavar="N", help="games to play (default 1)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON on the last line")
@@ -56,7 +59,8 @@ fail-safe). For a game on a private virtual display, see `minebot demo`.""")
     p.add_argument("--click-log", metavar="FILE", help="append every click (x, y, button, board) as JSONL")
     p.add_argument("--keep-going", action="store_true",
                    help="when a board cannot be read safely, log that game as stopped (frame "
-                        "saved) and start a new one instead of ending the run")
+                        "saved) and start a new one instead of ending the run; after 3 such games "
+                        "in a row the run gives up (exit 4)")
     p.add_argument("--templates", help="template set for reading (default: pick the best fit)")
     p.add_argument("--no-window", action="store_true",
                    help="do not look for the window by its title: locate the board on the whole "
@@ -114,21 +118,36 @@ class Session:
                 f"{s['median_seconds']:.3f} s per game, {s['clicks']} clicks, {s['guesses']} "
                 f"guesses{stopped}")
 
-    def add(self, record: dict) -> None:
-        self.results.append(record)
-        self.log(record)
-
     def log(self, record: dict) -> None:
-        if self.log_path is not None:
-            self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        """Append ``record`` to the log at once; a failed write stops the run (OutputError)
+        and says that the lines written before are kept."""
+        if self.log_path is None:
+            return
+        try:
             with open(self.log_path, "a", encoding="utf-8") as log:
                 log.write(json.dumps(record) + "\n")
                 log.flush()
+        except OSError as exc:
+            before = len(self.results) + len(self.stopped) - 1
+            raise write_failed("game log", self.log_path, exc,
+                               f"the {before} game(s) logged before are kept") from None
+
+    def report(self, as_json: bool = False, out=None) -> None:
+        """The summary line (and the JSON line when asked): at the end of every run, also an
+        interrupted or failed one, so the finished games are never lost."""
+        out = out or sys.stdout
+        print(self.summary_line(), file=out, flush=True)
+        if as_json:
+            s = self.summary()
+            print(json.dumps({k: s[k] for k in SUMMARY_KEYS}), file=out, flush=True)
 
 
 def level_label(board, level: str | None, custom) -> str:
     size = f"{board.cols}x{board.rows}/{board.mines if board.mines is not None else '?'}"
     return f"{level} {size}" if level else (f"custom {size}" if custom else size)
+
+
+MAX_STOPS_IN_A_ROW = 3   # with keep_going: games in a row that could not be read before giving up
 
 
 def play_session(game, solver, games: int, session: Session, level: str | None = None,
@@ -138,11 +157,16 @@ def play_session(game, solver, games: int, session: Session, level: str | None =
     Games are numbered on from those already in ``session`` (one folder, one log). A board
     that cannot be read with confidence, or breaks the rules, stops the run with the frame
     saved; with ``keep_going`` that game is logged as ``stopped`` (reason and frame) and a new
-    game starts instead, for long unattended runs. Interruptions always stop.
+    game starts instead, for long unattended runs, until ``MAX_STOPS_IN_A_ROW`` games in a row
+    have stopped: a screen that cannot be read now will not be read in the next game either,
+    so the run gives up (``UnreadableGameError``) instead of starting new games for ever.
+    Interruptions and failed writes always stop.
     """
-    from ..errors import InconsistentBoardError, Interrupted, MinebotError
+    from ..errors import (InconsistentBoardError, Interrupted, MinebotError, OutputError,
+                          UnreadableGameError)
     from ..loop import play_game
     finished = 0
+    stops_in_a_row = 0
     first = True
     while finished < games:
         game.start() if first else game.new_game()
@@ -150,7 +174,7 @@ def play_session(game, solver, games: int, session: Session, level: str | None =
         number = len(session.results) + len(session.stopped) + 1
         try:
             result = play_game(game, solver)
-        except Interrupted:
+        except (Interrupted, OutputError):
             raise
         except MinebotError as exc:
             if isinstance(exc, InconsistentBoardError):
@@ -166,11 +190,16 @@ def play_session(game, solver, games: int, session: Session, level: str | None =
             session.stopped.append({"game": number, "result": "stopped", "reason": message})
             session.log({"game": number, "result": "stopped", "reason": message,
                          "finished_at": time.strftime("%Y-%m-%dT%H:%M:%S")})
+            stops_in_a_row += 1
+            if stops_in_a_row >= MAX_STOPS_IN_A_ROW:
+                raise UnreadableGameError(f"{stops_in_a_row} games in a row could not be played "
+                                          f"to the end; giving up (last: {message})") from None
             print(f"game {number}: stopped, starting a new game ({message})", file=sys.stderr,
                   flush=True)
             game.reading = None
             continue
         finished += 1
+        stops_in_a_row = 0
         final = result.final
         record = {
             "game": number, "result": result.result, "level": level or ("custom" if custom else None),
@@ -179,47 +208,65 @@ def play_session(game, solver, games: int, session: Session, level: str | None =
             "guesses": result.guesses, "turns": result.turns,
             "finished_at": time.strftime("%Y-%m-%dT%H:%M:%S"),
         }
-        if session.screenshots is not None and game.frame is not None:
-            import cv2
-            session.screenshots.mkdir(parents=True, exist_ok=True)
-            path = session.screenshots / f"game-{number:03d}-{result.result}.png"
-            cv2.imwrite(str(path), game.frame)
-            record["screenshot"] = str(path)
-        session.add(record)
-        if not session.quiet:
-            print(f"game {number}: {result.result} in {result.seconds:.3f} s, {result.clicks} "
-                  f"clicks, {result.guesses} guesses ({level_label(final, level, custom)}, "
-                  f"{finished}/{games})", file=out, flush=True)
+        # Counted first and shown last, whatever happens in between: the result stays in the
+        # summary and on screen even if writing it fails or a signal arrives meanwhile, and
+        # once the line is shown the game is in the log.
+        session.results.append(record)
+        try:
+            if session.screenshots is not None and game.frame is not None:
+                path = session.screenshots / f"game-{number:03d}-{result.result}.png"
+                record["screenshot"] = str(save_png(path, game.frame, "screenshot",
+                                                    "the earlier screenshots are kept"))
+            session.log(record)
+        finally:
+            if not session.quiet:
+                print(f"game {number}: {result.result} in {result.seconds:.3f} s, {result.clicks} "
+                      f"clicks, {result.guesses} guesses ({level_label(final, level, custom)}, "
+                      f"{finished}/{games})", file=out, flush=True)
     return session
 
 
+def crops_folder(out: Path) -> Path:
+    """This run's folder for crops of cells that match no template (made only when needed)."""
+    return out / f"minebot-unmatched-{time.strftime('%Y%m%d-%H%M%S')}"
+
+
 def run(args: argparse.Namespace) -> int:
-    from ..errors import Interrupted
+    from ..errors import Interrupted, MinebotError
     if args.games < 1:
         raise BadInputError("--games must be at least 1")
     level, custom = parse_level(args)
+    # Every output is checked before the first click: a bad path must not cost a played game.
+    log = check_file(args.log, "--log") if args.log else None
+    if args.click_log:
+        check_file(args.click_log, "--click-log")
+    screenshots = check_folder(args.screenshots, "--screenshots") if args.screenshots else None
+    frames = screenshots or check_folder(".", "the current folder (frames of stopped games)")
+    if args.record:
+        check_folder(args.record, "--record")
     from ..game.live import LiveGame
     from ..game.replay import Recording
     from ..solver import Solver
+    from ..vision import Reader
 
     recorder = Recording(args.record) if args.record else None
-    session = Session(Path(args.log) if args.log else None,
-                      Path(args.screenshots) if args.screenshots else None)
-    game = LiveGame(args.display, templates=args.templates, level=level, custom=custom,
+    session = Session(log, screenshots)
+    reader = Reader(args.templates, crops_dir=crops_folder(frames))
+    game = LiveGame(args.display, reader=reader, level=level, custom=custom,
                     click_log=args.click_log, recorder=recorder,
-                    frames_dir=args.screenshots or ".", use_window=not args.no_window)
+                    frames_dir=frames, use_window=not args.no_window)
     try:
         play_session(game, Solver(), args.games, session, level, custom,
                      keep_going=args.keep_going)
-    except KeyboardInterrupt:
-        print(session.summary_line(), flush=True)
-        raise Interrupted("interrupted; every finished game is in the log") from None
+    except KeyboardInterrupt as exc:
+        session.report(args.json)
+        raise Interrupted.by(exc, "interrupted; every finished game is in the log") from None
+    except MinebotError:
+        session.report(args.json)
+        raise
     finally:
         game.close()
         if recorder is not None:
             recorder.close()
-    print(session.summary_line())
-    if args.json:
-        s = session.summary()
-        print(json.dumps({k: s[k] for k in SUMMARY_KEYS}))
+    session.report(args.json)
     return 0 if session.results else 1

@@ -37,10 +37,13 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from ..errors import BadInputError
-    from ..vision import NoBoardError, Reader, load_image
+    from ..outputs import check_folder
+    from ..vision import NoBoardError, Reader, UnmatchedCellsError, load_image
 
     if args.mines is not None and args.mines < 0:
         raise BadInputError(f"--mines {args.mines}: must be >= 0")
+    if args.crops:     # checked first: crops that cannot be saved must be said before reading
+        check_folder(args.crops, "--crops", create=False)
     frame = load_image(args.image)
     reader = Reader(args.templates, mines=args.mines, crops_dir=args.crops)
     try:
@@ -50,6 +53,9 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps({"rows": None, "cols": None, "mines": args.mines,
                               "state": exc.state.value, "board": [], "board_px": None}))
         raise NoBoardError(f"{args.image}: {exc}", exc.state) from None
+    except UnmatchedCellsError as exc:
+        unsaved = "" if exc.crops_dir is not None else "; their crops could not be saved"
+        raise UnmatchedCellsError(f"{args.image}: {exc}{unsaved}", exc.cells, exc.crops_dir) from None
     except BadInputError as exc:
         raise BadInputError(f"{args.image}: {exc}") from None
     if args.json:

@@ -42,9 +42,10 @@ def _cells(cells) -> str:
 
 
 def run(args) -> int:
+    from ..bignum import count_json, count_text
     from ..board import Board
     from ..errors import BadInputError
-    from ..solver import Solver
+    from ..solver import Solver, check_rules
 
     board = Board.load(args.board)
     mines = args.mines if args.mines is not None else board.mines
@@ -53,6 +54,7 @@ def run(args) -> int:
     board = board.replace(mines=mines)
     solver = Solver(args.encoding)
     if not board.unknown.any():
+        check_rules(board, args.board)     # numbers that contradict each other: exit 3, named
         raise BadInputError(f"{args.board}: no covered cell left to solve")
     result = solver.analyse(board, mines)
     moves = solver.next_moves(board, mines, rules=args.rules)
@@ -66,7 +68,7 @@ def run(args) -> int:
             "probability": rows,
             "move": move.to_json(),
             "wrong_flags": [list(c) for c in result.wrong_flags],
-            "layouts": result.layouts,
+            "layouts": count_json(result.layouts),
             "reason": solver.last_reason,
         }
         print(json.dumps(out))
@@ -83,7 +85,7 @@ def run(args) -> int:
     if len(result.safe) + len(result.mines) > 20:
         print("  ...")
     where = "full layouts" if result.mines_known else "frontier layouts (mine total unknown)"
-    print(f"layouts: {result.layouts} {where}")
+    print(f"layouts: {count_text(result.layouts)} {where}")
     print("probability of a mine (%), '.' revealed, '?' unknown:")
     unknown = board.unknown
     for r, row in enumerate(rows):

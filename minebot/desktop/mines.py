@@ -17,6 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from .fonts import fontconfig_file
 from .session import NO_SERVICES_BUS
 from .window import X11, WindowInfo
 from .xvfb import DesktopError, Xvfb, stop_process_group
@@ -42,7 +43,9 @@ def custom_mines_roundtrip(rows: int, cols: int, mines: int) -> int:
 class GnomeMines:
     """``with GnomeMines(xvfb, theme="classic", window=(810, 656), level="beginner") as g:``
 
-    ``window`` is the X window size (what is captured); the smallest is 590x460. ``level`` is
+    ``window`` is the X window size at scale 1 (``scale=2`` doubles it on screen, like
+    ``GDK_SCALE=2``); the smallest is 590x460. ``font`` forces the family the game's
+    "Monospace" (its digits) resolves to, for this game only. ``level`` is
     beginner/intermediate/expert, or ``custom=(rows, cols, mines)``, or neither (the level
     chooser shows). ``g.window`` is the game's ``WindowInfo`` once started.
     """
@@ -50,7 +53,8 @@ class GnomeMines:
     def __init__(self, display: "str | Xvfb | Desktop", theme: str = "bgcolors",
                  window: tuple[int, int] = (810, 656), level: str | None = "beginner",
                  custom: tuple[int, int, int] | None = None, question_marks: bool = True,
-                 exe: str = GNOME_MINES, timeout: float = 15.0) -> None:
+                 exe: str = GNOME_MINES, timeout: float = 15.0, font: str | None = None,
+                 scale: int = 1) -> None:
         if theme not in THEMES:
             raise DesktopError(f"unknown theme {theme!r}: expected one of {', '.join(THEMES)}")
         if level is not None and level not in LEVEL_FLAGS:
@@ -67,6 +71,7 @@ class GnomeMines:
         self.theme, self.level, self.custom = theme, level, custom
         self.window_size = (max(window[0], MIN_WINDOW[0]), max(window[1], MIN_WINDOW[1]))
         self.question_marks, self.exe, self.timeout = question_marks, exe, timeout
+        self.font, self.scale = font, scale
         self.proc: subprocess.Popen | None = None
         self.window: WindowInfo | None = None
         self.home: Path | None = None
@@ -129,6 +134,11 @@ class GnomeMines:
             "NO_AT_BRIDGE": "1",
             "GTK_A11Y": "none",
         })
+        if self.font is not None:
+            # the digits are "Monospace" text: this game alone sees ``font`` under that name
+            env["FONTCONFIG_FILE"] = str(fontconfig_file(self.font, self.home / "fontconfig"))
+        if self.scale != 1:
+            env["GDK_SCALE"] = str(self.scale)
         return env
 
     # -- life cycle ---------------------------------------------------------------------

@@ -490,12 +490,10 @@ def _ensure_xauthority() -> None:
     """python-xlib (and pyautogui through it) fails when no Xauthority file exists.
 
     On a fresh machine or container ``~/.Xauthority`` may be missing; Xvfb grants local
-    clients access without a cookie, so an empty file is enough.
+    clients access without a cookie, so an empty file is enough, and ``/dev/null`` is one that
+    always exists (a temporary file per run would be left behind by every run).
     """
     path = os.environ.get("XAUTHORITY") or os.path.expanduser("~/.Xauthority")
     if os.path.exists(path):
         return
-    import tempfile
-    fd, tmp = tempfile.mkstemp(prefix="minebot-xauth-")
-    os.close(fd)
-    os.environ["XAUTHORITY"] = tmp
+    os.environ["XAUTHORITY"] = os.devnull

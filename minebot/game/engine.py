@@ -15,6 +15,7 @@ from typing import Sequence
 import numpy as np
 
 from ..board import Board, Cell, GameState, neighbour_count, neighbours
+from ..errors import BadInputError
 from ..move import Action, Move
 from .base import Game
 from .layouts import Layout
@@ -67,13 +68,23 @@ class EngineGame(Game):
         self._count = neighbour_count(mine)
         self._safe_left = int(mine.size - mine.sum())
 
+    PREOPEN_DRAWS = 1000   # redraws allowed to find a layout with a zero cell
+
     def _preopen(self) -> None:
-        """Open a random zero cell, as xdemineur does, redrawing mines if there is none."""
-        while True:
+        """Open a random zero cell, as xdemineur does, redrawing mines if there is none.
+
+        With nearly every cell a mine a layout with a zero cell is so rare that redrawing
+        would go on for ever: after ``PREOPEN_DRAWS`` draws the board is refused instead.
+        """
+        for _ in range(self.PREOPEN_DRAWS):
             zeros = np.flatnonzero((~self._mine & (self._count == 0)).ravel())
             if zeros.size or self._layout is not None:
                 break
             self._arm(place_mines(self._rng, self.rows, self.cols, self.mines, "preopened", None))
+        else:
+            raise BadInputError(f"{self.mines} mines on a {self.cols}x{self.rows} board: no layout "
+                                f"with a zero cell to pre-open in {self.PREOPEN_DRAWS} draws "
+                                "(rule preopened); use fewer mines")
         if zeros.size:
             start = divmod(int(self._rng.choice(zeros)), self.cols)
             self._flood(start)

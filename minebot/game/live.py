@@ -28,7 +28,7 @@ from typing import Sequence
 import numpy as np
 
 from ..board import Board, Cell, GameState
-from ..errors import MinebotError, NoGameError
+from ..errors import MinebotError, NoGameError, UnreadableGameError
 from ..levels import LEVELS
 from ..move import Action, Move
 from ..desktop.window import Rect
@@ -71,12 +71,28 @@ def _looks_transient(crop: np.ndarray) -> bool:
     return bool(hits.mean() > 0.9)
 
 
+def _won_beyond_doubt(reading, mines: int | None) -> bool:
+    """A won board whose only doubtful cells are flags: no click will follow, and the count
+    proves every doubtful flag is one (the game flags every mine on a win, and the number of
+    flags read equals the mine total, from the counter or the level)."""
+    board = reading.board
+    if board.state is not GameState.WON:
+        return False
+    cells = board.cells
+    if any(cells[cell] != Cell.FLAG for cell in reading.suspect):
+        return False
+    total = reading.counter[1] if reading.counter else (board.mines if board.mines is not None else mines)
+    flags = int((cells == Cell.FLAG).sum())
+    shown = reading.counter[0] if reading.counter else flags
+    return total is not None and flags == total == shown
+
+
 def _fresh(board: Board) -> bool:
     """Every cell covered: a new game nobody has clicked yet."""
     return bool((board.cells == Cell.COVERED).all())
 
 
-class ScreenMismatchError(MinebotError):
+class ScreenMismatchError(UnreadableGameError):
     """The screen did not show what the moves should have produced; ``frame`` is saved."""
 
 
@@ -382,7 +398,7 @@ class LiveGame(Game):
                     continue
                 time.sleep(0.03)
                 continue
-            if reading.suspect:
+            if reading.suspect and not _won_beyond_doubt(reading, self.mines_hint):
                 # Hovered or pressed cells pass; a cell that stays doubtful is never acted on.
                 last_error = ScreenMismatchError(
                     "cell(s) could not be read with confidence (row,col): "
@@ -621,13 +637,17 @@ class LiveGame(Game):
         return f"read a {board.cols}x{board.rows} board where the game is {cols}x{rows}"
 
     def _with_mines(self, reading) -> Board:
-        """The reading's board with the mine total filled in when the counter gave none."""
+        """The reading's board with the mine total filled in when the counter gave none, and
+        its unsure numbers settled by the rules or shown as ``#`` (never acted on as read)."""
         board = reading.board
         if board.mines is None:
             mines = self.mines_hint if self.mines_hint is not None else STANDARD_MINES.get(board.shape)
             if mines is not None:
                 board = board.replace(mines=mines)
-                reading.board = board
+        if reading.unsure:
+            from ..solver.doubts import settle
+            board, reading.unsure = settle(board, reading.unsure, board.mines)
+        reading.board = board
         return board
 
     def _accept(self, frame: np.ndarray, reading) -> None:

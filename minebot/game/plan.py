@@ -63,8 +63,9 @@ def expectation(board: Board, moves: Sequence[Move]) -> Callable[[Board], str | 
         if (cells[was_open] != before[was_open]).any():
             bad = np.argwhere(was_open & (cells != before))[0]
             return f"revealed cell {tuple(int(v) for v in bad)} changed"
+        opened = new.opened
         for cell in opens:
-            if cells[cell] > 8 and new.state is not GameState.WON:
+            if not opened[cell] and new.state is not GameState.WON:
                 return f"cell {cell} was clicked but is not revealed"
         for cell in flags:
             if cells[cell] != Cell.FLAG and cells[cell] > 8 and new.state is not GameState.WON:

@@ -25,6 +25,7 @@ import numpy as np
 
 from ..board import Board, GameState
 from ..errors import BadInputError, MinebotError
+from ..outputs import save_png, write_failed
 from ..move import Action, Move
 from .base import Game
 
@@ -40,15 +41,20 @@ class Recording:
         self.game = 0
 
     def _write(self, obj: dict) -> None:
-        self._steps.write(json.dumps(obj) + "\n")
-        self._steps.flush()
+        try:
+            self._steps.write(json.dumps(obj) + "\n")
+            self._steps.flush()
+        except OSError as exc:
+            raise write_failed("recording", self.folder / "steps.jsonl", exc,
+                               "the steps recorded before are kept") from None
 
     def add_frame(self, frame: np.ndarray, reading) -> int:
         import cv2
         i = self.count
         self.count += 1
         name = f"frames/{i:06d}.png"
-        cv2.imwrite(str(self.folder / name), frame, [cv2.IMWRITE_PNG_COMPRESSION, 3])
+        save_png(self.folder / name, frame, "recording frame", "the frames recorded before are kept",
+                 [cv2.IMWRITE_PNG_COMPRESSION, 3])
         board = reading.board
         self._write({"type": "frame", "i": i, "game": self.game, "file": name,
                      "board": board.rows_text(), "mines": board.mines,
@@ -119,13 +125,20 @@ def load_recording(folder: str | Path) -> list[Step]:
     return [steps[i] for i in sorted(steps)]
 
 
+class RecordingEndedError(MinebotError):
+    """The recording stops in the middle of a game (the live run was stopped there): every
+    recorded frame was replayed, there is just nothing after the last one."""
+
+
 class ReplayGame(Game):
     """One recorded game served frame by frame to the play loop.
 
     ``observe`` re-reads the current recorded frame with ``reader``; ``act`` compares the moves
     the solver chose now with the moves recorded for that frame, then moves on to the next
     frame (the one the live game captured after acting). Differences are collected in
-    ``differences``; the replay always follows the recorded frames.
+    ``differences``; the replay always follows the recorded frames. ``complete`` says whether
+    the replay reached the last recorded frame: a replay that stopped early (a missing or
+    unreadable frame, a game that ended sooner) has not checked every step.
     """
 
     rules = "zero"
@@ -160,6 +173,11 @@ class ReplayGame(Game):
                                                f"{board.state} vs recorded {step.board.state}"))
         return board
 
+    @property
+    def complete(self) -> bool:
+        """Every recorded frame was served (the last one is where the replay ended)."""
+        return self.pos == len(self.steps) - 1
+
     def observe(self) -> Board:
         # Frames read without moves before the game's last frame (the start-up read, re-reads
         # of a doubtful board) are followed by the frame that was acted on: go there.
@@ -169,6 +187,9 @@ class ReplayGame(Game):
 
     def act(self, moves: Sequence[Move]) -> Board:
         step = self.steps[self.pos]
+        if step.moves is None and self.pos + 1 >= len(self.steps):
+            # The live run was stopped after reading this frame, before choosing: nothing to compare.
+            raise RecordingEndedError(f"the recording ends at frame {step.i}, read but not played")
         recorded = [(m.action, m.cell) for m in (step.moves or [])]
         chosen = [(m.action, m.cell) for m in moves]
         if recorded != chosen:
@@ -177,7 +198,7 @@ class ReplayGame(Game):
                 f"chose {[(a.value, c) for a, c in chosen][:6]} but the recording has "
                 f"{[(a.value, c) for a, c in recorded][:6]}"))
         if self.pos + 1 >= len(self.steps):
-            raise MinebotError(f"the recording ends at frame {step.i} while the game is in play")
+            raise RecordingEndedError(f"the recording ends at frame {step.i} while the game is in play")
         self.pos += 1
         return self._read(self.steps[self.pos])
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ..bignum import count_text, fraction_text
 from ..board import Board, Cell, neighbour_count
 from .marks import format_percent
 
@@ -145,14 +146,14 @@ def _explain_guess(board: Board, analysis: Any, cell: Coord, total: int | None,
     if layouts:
         with_mine = frac.numerator * layouts // frac.denominator
         if total is not None:
-            how = (f"{with_mine} of the {layouts} mine layouts that fit every revealed number "
+            how = (f"{count_text(with_mine)} of the {count_text(layouts)} mine layouts that fit every revealed number "
                    f"and the total of {total} mines put a mine there")
         else:
-            how = (f"{with_mine} of the {layouts} ways to place mines around the revealed numbers "
+            how = (f"{count_text(with_mine)} of the {count_text(layouts)} ways to place mines around the revealed numbers "
                    "put a mine there (mine total unknown)")
     else:
         how = "computed exactly over every layout that fits the revealed numbers"
-    sentence = f"{_fmt(cell)} is a guess: {format_percent(p)} chance of a mine ({frac}); {how}."
+    sentence = f"{_fmt(cell)} is a guess: {format_percent(p)} chance of a mine ({fraction_text(frac)}); {how}."
     if touching:
         steps.append("numbers touching it: " + ", ".join(
             f"the {int(board.cells[n])} at {_fmt(n)}" for n in touching))
@@ -164,7 +165,7 @@ def _explain_guess(board: Board, analysis: Any, cell: Coord, total: int | None,
             base = _fraction(without_total, cell)
             base_layouts = getattr(without_total, "layouts", None)
             if base is not None:
-                count = f" ({base_layouts} layouts around the numbers)" if base_layouts else ""
+                count = f" ({count_text(base_layouts)} layouts around the numbers)" if base_layouts else ""
                 steps.append(
                     f"the numbers alone give {format_percent(float(base))}{count}; weighting each "
                     f"layout by the ways the remaining mines of the {total} fit into the "

@@ -44,6 +44,7 @@ def run_overlay(display: str | None, options: LiveOptions = LiveOptions(),
     """Run the overlay until the game closes (returns 0) or ``stop()``/Ctrl-C."""
     from ..desktop.window import X11
     from ..solver import Solver
+    from ..solver.doubts import sure_board
     from ..vision import Reader
     from .overlay import ShapedOverlay, WindowPixels, label_layers, label_origin
 
@@ -103,7 +104,7 @@ def run_overlay(display: str | None, options: LiveOptions = LiveOptions(),
                 time.sleep(interval)
                 continue
             last_good = time.monotonic()
-            board = reading.board
+            board = sure_board(reading.board, reading.unsure)
             explain = options.explain
             if options.explain_pointer:
                 explain = _pointer_cell(x, info.rect, reading.cell_rects)

@@ -25,6 +25,7 @@ def make_screenshot(out: str, level: str = "intermediate", window=(810, 656),
     from ..desktop import GnomeMines, Screen, Xvfb
     from ..levels import LEVELS
     from ..vision import Reader
+    from ..solver.doubts import sure_board
     from .advise import advise
     from .overlay import WindowPixels
 
@@ -46,7 +47,7 @@ def make_screenshot(out: str, level: str = "intermediate", window=(810, 656),
                                 str(park[0]), str(park[1])], env=env, check=True, timeout=10)
                 time.sleep(0.4)
                 reading = reader.read(pixels.grab())
-                hints, _ = advise(reading.board, mines=mines)
+                hints, _ = advise(sure_board(reading.board, reading.unsure), mines=mines)
                 if not hints.safe:
                     break
                 cell = hints.safe[len(hints.safe) // 2]

@@ -23,7 +23,7 @@ one guess (a Move whose ``p_mine`` is its exact mine probability); flags only wi
 ``Solver(flag=True)``. ``noguess.no_guess_layouts`` draws boards logic alone can solve.
 """
 
-from .analysis import Analysis, analyse
+from .analysis import Analysis, analyse, check_rules
 from .solver import Solver
 
-__all__ = ["Analysis", "Solver", "analyse"]
+__all__ = ["Analysis", "Solver", "analyse", "check_rules"]

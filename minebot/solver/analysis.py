@@ -11,6 +11,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from ..bignum import count_text, fraction_text
 from ..board import Board
 from ..errors import InconsistentBoardError
 from .backbone import Explainer, _solver_for, backbone, frontier_bounds
@@ -114,11 +115,11 @@ class Analysis:
         cons = self.constraints
         where = "frontier" if cell in cons.index else "background"
         if self.mines_known:
-            how = (f"{self.layouts} full layouts weighted by C({len(cons.background)} background "
+            how = (f"{count_text(self.layouts)} full layouts weighted by C({len(cons.background)} background "
                    f"cells, mines left); {cons.mines_left} mines left")
         else:
-            how = f"{self.layouts} frontier layouts, mine total unknown"
-        return f"{float(frac):.1%} mine ({frac}, {where} cell): exact over {how}"
+            how = f"{count_text(self.layouts)} frontier layouts, mine total unknown"
+        return f"{float(frac):.1%} mine ({fraction_text(frac)}, {where} cell): exact over {how}"
 
     # -- explanations ---------------------------------------------------------------------
     def explanation(self, cell: Coord) -> tuple[list[Coord], bool]:
@@ -225,3 +226,14 @@ def inconsistency(cons: Constraints) -> InconsistentBoardError:
     err = InconsistentBoardError(msg, cells)
     err.uses_total = total  # type: ignore[attr-defined]
     return err
+
+
+def check_rules(board: Board, source: str) -> None:
+    """Raise ``InconsistentBoardError`` (naming ``source`` and the contradicting numbers) when
+    no mine layout fits ``board``: for boards that are not solved but used as they are (an
+    example to learn cell looks from, a board with no covered cell left)."""
+    try:
+        analyse(board, board.mines)
+    except InconsistentBoardError as exc:
+        raise InconsistentBoardError(f"{source}: {exc}", exc.cells) from None
+

@@ -27,12 +27,16 @@ class ComponentCounts:
 
     ``total[k]``: layouts with k mines (k = 0..n). ``mine[i][k]``: those of them where cell
     ``cells[i]`` (a frontier variable) is a mine. ``mine`` needs the backward pass, which is
-    run on first use: the look-ahead often needs only the totals.
+    run on first use: the look-ahead often needs only the totals. ``work`` is the number of DP
+    states the forward pass visited: a measure of the counting's cost that, unlike a clock,
+    is the same on every machine and every run (the guesser's budget is counted in it).
     """
 
-    def __init__(self, cells: list[int], total: list[int], mine=None, backward=None) -> None:
+    def __init__(self, cells: list[int], total: list[int], mine=None, backward=None,
+                 work: int = 0) -> None:
         self.cells = cells
         self.total = total
+        self.work = work
         self._mine = mine
         self._backward = backward      # callable computing ``mine``, or a ComponentCounts
 
@@ -47,8 +51,8 @@ class ComponentCounts:
     def relabelled(self, cells: list[int]) -> "ComponentCounts":
         """The same counts for the same cells under other variable numbers."""
         if self._mine is not None:
-            return ComponentCounts(cells, self.total, self._mine)
-        return ComponentCounts(cells, self.total, None, self)
+            return ComponentCounts(cells, self.total, self._mine, work=self.work)
+        return ComponentCounts(cells, self.total, None, self, work=self.work)
 
     @property
     def layouts(self) -> int:
@@ -193,7 +197,8 @@ def count_component(cells: list[int], numbers: list[tuple[tuple[int, ...], int]]
     if not final:
         return None
     return ComponentCounts(order, unpack(final, n + 1, bits), None,
-                           lambda: _backward(forward, links, n, bits))
+                           lambda: _backward(forward, links, n, bits),
+                           work=sum(len(states) for states in forward))
 
 
 def _backward(forward, links, n: int, bits: int) -> list[list[int]]:

@@ -124,20 +124,24 @@ def _lattice(stats: np.ndarray, min_tile: int = MIN_TILE, size_tol: int = 1
     if len(stats) < 4:
         return None
     x, y, w, h, area = (stats[:, i] for i in range(5))
-    square = ((w >= min_tile) & (h >= min_tile) & (np.abs(w - h) <= 1 + size_tol)
+    # tiles differ by 1 px (the game shares leftover pixels out), by 2 px when the desktop
+    # scales every logical pixel by 2 (GDK_SCALE=2): allow more on larger tiles
+    slack = np.maximum(size_tol, 1 + np.maximum(w, h) // 40)
+    square = ((w >= min_tile) & (h >= min_tile) & (np.abs(w - h) <= 1 + 2 * slack)
               & (area >= 0.8 * w * h))
     if square.sum() < 4:
         return None
     sizes = w[square]
     values, counts = np.unique(sizes, return_counts=True)
     best = None
-    # try the most common tile sizes (a board's tiles differ by at most 1 px)
+    # try the most common tile sizes
     for size in values[np.argsort(-counts)][:3]:
-        keep = square & (np.abs(w - size) <= size_tol) & (np.abs(h - size) <= size_tol)
+        tol = max(size_tol, 1 + int(size) // 40)
+        keep = square & (np.abs(w - size) <= tol) & (np.abs(h - size) <= tol)
         idx = np.flatnonzero(keep)
         if idx.size < 4:
             continue
-        found = _complete_lattice(x[idx], y[idx], w[idx], h[idx], int(size), size_tol)
+        found = _complete_lattice(x[idx], y[idx], w[idx], h[idx], int(size), tol)
         if found is not None and (best is None or found[0].size * found[2].size > best[0].size * best[2].size):
             best = found
     return best
@@ -228,6 +232,57 @@ def _search(frame: np.ndarray, backgrounds, min_tile: int, min_cells: int,
     return best
 
 
+CONTINUED_SHARE = 0.6
+"""Share of an outer row or column's neighbours that must look like tiles to call it cut."""
+
+
+def _continues(frame: np.ndarray, grid: Grid) -> str | None:
+    """Which side of ``grid`` the lattice visibly goes on past (None: all four are clear).
+
+    A lattice found on part of a board (two rows and columns dropped from a lost classic
+    board were once read as a "consistent" smaller board) has more tiles right beyond its
+    edge: one gap further, a region that starts exactly where the next tile would, is not
+    background, and has the colour of a tile of the board. A real board's outer tiles have
+    only the window's background (or unrelated widgets) beyond them.
+    """
+    bg = np.array(grid.background, np.int16)
+    h, w = frame.shape[:2]
+    tiles = frame[((grid.y0 + grid.y1) // 2)[:, None], ((grid.x0 + grid.x1) // 2)[None, :]]
+    tile_colours = np.unique(tiles.reshape(-1, 3), axis=0).astype(np.int16)
+    ym, xm = (grid.y0 + grid.y1) // 2, (grid.x0 + grid.x1) // 2
+    gap_x = int(np.median(grid.x0[1:] - grid.x1[:-1])) if grid.cols > 1 else 4
+    gap_y = int(np.median(grid.y0[1:] - grid.y1[:-1])) if grid.rows > 1 else 4
+    tw, th = int(np.median(grid.x1 - grid.x0)), int(np.median(grid.y1 - grid.y0))
+
+    def tile_like(edge_before: np.ndarray, first: np.ndarray, centre: np.ndarray) -> bool:
+        """Per sample: background just before, not background at the would-be tile's first
+        pixel and centre, centre coloured like a tile; enough samples -> the lattice goes on."""
+        def off(p):
+            return np.abs(p.astype(np.int16) - bg).max(axis=-1) > BACKGROUND_TOLERANCE
+        centre16 = centre.astype(np.int16)
+        like = (np.abs(centre16[:, None, :] - tile_colours[None]).max(axis=-1) <= 3).any(axis=1)
+        hits = ~off(edge_before) & off(first) & off(centre) & like
+        return hits.mean() >= CONTINUED_SHARE
+
+    sides = {
+        "right": (int(grid.x1[-1]) + gap_x, lambda x: frame[ym, x]),
+        "left": (int(grid.x0[0]) - gap_x - 1, lambda x: frame[ym, x]),
+        "bottom": (int(grid.y1[-1]) + gap_y, lambda y: frame[y, xm]),
+        "top": (int(grid.y0[0]) - gap_y - 1, lambda y: frame[y, xm]),
+    }
+    for side, (first, take) in sides.items():
+        step = 1 if side in ("right", "bottom") else -1
+        size = tw if side in ("right", "left") else th
+        limit = w if side in ("right", "left") else h
+        centre = first + step * (size // 2)
+        before = first - step
+        if not (0 <= min(first, centre, before) and max(first, centre, before) < limit):
+            continue
+        if tile_like(take(before), take(first), take(centre)):
+            return side
+    return None
+
+
 COARSE_ABOVE = 1_000_000
 """Frames with more pixels than this are searched at half resolution first."""
 
@@ -260,4 +315,8 @@ def locate(frame: np.ndarray, min_cells: int = 2) -> Grid:
         grid = _search(frame, backgrounds, MIN_TILE, min_cells)
     if grid is None:
         raise NoGameError("no Minesweeper board found in the image")
+    side = _continues(frame, grid)
+    if side is not None:
+        raise NoGameError(f"found a {grid.cols}x{grid.rows} lattice of tiles, but more tiles go "
+                          f"on past its {side} edge: part of a board, not read")
     return grid

@@ -24,6 +24,7 @@ from .counter import find_counter
 from .features import grid_patches
 from .image import as_frame, load_image
 from .locate import Grid, locate
+from .numbers import NumberReader, tile_colours
 from .screens import screen_state
 from .templates import Match, TemplateSet, available_sets, match
 
@@ -68,6 +69,9 @@ class Reading:
     suspect: list[tuple[int, int]] = field(default_factory=list)
     distance: np.ndarray | None = None       # (rows, cols) RMS distance to the matched template
     counter: tuple[int, int] | None = None   # (flags, total) as shown, when readable
+    unsure: dict = field(default_factory=dict)  # (r, c) -> numbers a revealed cell may show
+    """Numbers whose shape was a close call: ``board`` holds the likeliest digit, which must not
+    be acted on; ``minebot.solver.doubts.settle`` turns them into ``#`` or proven numbers."""
 
     def to_json(self) -> dict:
         b = self.board
@@ -109,6 +113,7 @@ class Reader:
         else:
             self._current = None
         self._grid: Grid | None = None
+        self._number_readers: dict[str, NumberReader] = {}
         self._counter_cache: tuple | None = None
 
     # -- template sets --------------------------------------------------------------
@@ -123,16 +128,49 @@ class Reader:
                                      "'minebot calibrate')")
         return list(self._sets.values())
 
-    def _pick(self, flat: np.ndarray, tile: int) -> tuple[TemplateSet, Match]:
-        """The set whose templates fit the cells best (fewest unmatched, then lowest error)."""
+    def _pick(self, frame: np.ndarray, grid: Grid, flat: np.ndarray, tile: int
+              ) -> tuple[TemplateSet, Match, dict]:
+        """The set whose looks fit the cells best (fewest unmatched, then lowest error)."""
         best = None
         for tset in self._candidates():
-            m = match(tset, flat, tile)
-            score = (int((m.distance > self.max_distance).sum()), float(np.mean(m.distance)))
+            m, unsure = self._classify(tset, frame, grid, flat, tile)
+            finite = m.distance[np.isfinite(m.distance)]
+            score = (int((m.distance > self.max_distance).sum()),
+                     float(np.mean(finite)) if finite.size else 0.0)
             if best is None or score < best[0]:
-                best = (score, tset, m)
+                best = (score, tset, m, unsure)
         assert best is not None
-        return best[1], best[2]
+        return best[1], best[2], best[3]
+
+    def _classify(self, tset: TemplateSet, frame: np.ndarray, grid: Grid, flat: np.ndarray,
+                  tile: int) -> tuple[Match, dict]:
+        """Every cell's code: numbers from the theme's number look, the rest from templates.
+
+        Returns the match (a number cell has distance 0; a template that says "number" on a
+        cell the number look does not confirm has distance inf, i.e. unmatched: it was cut
+        from another font or size) and the unsure number cells with their candidates.
+        """
+        m = match(tset, flat, tile)
+        if tset.numbers is None:
+            return m, {}
+        reader = self._number_readers.get(tset.name)
+        if reader is None or reader.look is not tset.numbers:
+            reader = self._number_readers[tset.name] = NumberReader(tset.numbers)
+        colours = tile_colours(frame, grid.x0, grid.x1, grid.y0, grid.y1)
+        found = reader.read(frame, grid, colours, reader.candidates(colours))
+        numbered = np.zeros(len(m.code), bool)
+        unsure: dict[tuple[int, int], tuple[int, ...]] = {}
+        for (r, c), number in found.items():
+            i = r * grid.cols + c
+            numbered[i] = True
+            m.code[i] = number.digit
+            if not number.sure:
+                unsure[(r, c)] = number.candidates
+        m.distance[numbered] = 0.0
+        m.runner_up[numbered] = np.inf
+        m.distance[(m.code >= 1) & (m.code <= 8) & ~numbered] = np.inf
+        m.numbered = numbered
+        return m, unsure
 
     def _covered_colours(self) -> np.ndarray:
         """Centre colours of the normal covered templates of every candidate set (BGR)."""
@@ -179,13 +217,13 @@ class Reader:
         tile = int(np.median(grid.x1 - grid.x0))
         flat = patches.reshape(grid.rows * grid.cols, *patches.shape[2:])
         if self._current is None:
-            self._current, m = self._pick(flat, tile)
+            self._current, m, unsure = self._pick(frame, grid, flat, tile)
         else:
-            m = match(self._current, flat, tile)
+            m, unsure = self._classify(self._current, frame, grid, flat, tile)
         bad = m.distance > self.max_distance
         if bad.any() and not self._fixed:
             # the set picked on an earlier (e.g. all covered) frame may not be this theme's
-            self._current, m = self._pick(flat, tile)
+            self._current, m, unsure = self._pick(frame, grid, flat, tile)
             bad = m.distance > self.max_distance
         tset = self._current
         if bad.any():
@@ -204,7 +242,7 @@ class Reader:
         mines = self.mines_override if self.mines_override is not None else (
             counter[1] if counter else None)
         state = infer_state(codes, mines)
-        transient = tset.transient[m.template]
+        transient = tset.transient[m.template] & ~m.numbered
         ambiguous = (m.runner_up < m.distance + MIN_GAP) | (m.runner_up < MIN_RATIO * m.distance)
         # A revealed 0 always has every neighbour revealed (the game floods them open). A "0"
         # next to a covered cell is a hovered/pressed covered cell in a flat colour that
@@ -215,7 +253,7 @@ class Reader:
         suspect = [divmod(int(i), grid.cols) for i in np.flatnonzero(suspect_mask)]
         board = Board(codes, mines, state)
         return Reading(board, grid.board_px, grid.cell_rects(), tset.name, suspect,
-                       m.distance.reshape(grid.rows, grid.cols), counter)
+                       m.distance.reshape(grid.rows, grid.cols), counter, unsure)
 
     def _counter(self, frame: np.ndarray, grid: Grid, tset: TemplateSet) -> tuple[int, int] | None:
         """The counter, re-read only when the pixels around the last one found changed."""

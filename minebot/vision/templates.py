@@ -40,6 +40,7 @@ from ..board import CELL_CHARS
 from ..errors import BadInputError
 from .counter import glyph_mask
 from .features import PATCH, tile_patch
+from .numbers import NumberLook
 
 FORMAT = 1
 META = "templates.json"
@@ -110,6 +111,7 @@ class TemplateSet:
     glyph_images: list[np.ndarray] = field(default_factory=list)
     glyph_chars: list[str] = field(default_factory=list)
     sizes: np.ndarray | None = None     # (N,) tile width each template was cut from
+    numbers: NumberLook | None = None   # how the theme draws 1-8 (read font-free), if known
     _flat: np.ndarray | None = field(default=None, repr=False)
     _norms: np.ndarray | None = field(default=None, repr=False)
     _subsets: dict = field(default_factory=dict, repr=False)
@@ -181,7 +183,7 @@ class TemplateSet:
             glyph_chars.append(entry["char"])
         return cls(str(meta.get("name") or folder.name), folder, np.stack(patches),
                    np.array(codes, dtype=np.int8), looks, files, meta, glyph_images, glyph_chars,
-                   np.array(sizes, dtype=np.int32))
+                   np.array(sizes, dtype=np.int32), NumberLook.from_meta(meta, str(meta_path)))
 
     def distances(self, patches: np.ndarray, subset: np.ndarray | None = None) -> np.ndarray:
         """Root-mean-square colour distance of every patch to every template (or ``subset``)."""
@@ -215,6 +217,11 @@ class Match:
     code: np.ndarray         # (M,) int8 cell code
     distance: np.ndarray     # (M,) RMS distance to the best template
     runner_up: np.ndarray    # (M,) RMS distance to the best template of another code
+    numbered: np.ndarray | None = None   # (M,) bool: code read by the theme's number look
+
+    def __post_init__(self) -> None:
+        if self.numbered is None:
+            self.numbered = np.zeros(len(self.code), bool)
 
 
 def _match_subset(tset: TemplateSet, patches: np.ndarray, subset: np.ndarray) -> Match:

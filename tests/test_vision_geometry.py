@@ -1,0 +1,36 @@
+"""The locator never hands out part of a board: a lattice whose edge has more tiles beyond it
+is refused. Checked on real screenshots, by cutting rows and columns off the true grid."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from minebot.vision import load_image
+from minebot.vision.locate import _continues, locate
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "gnome-mines"
+SHOTS = sorted(p for p in FIXTURES.glob("*.png")
+               if any(k in p.name for k in ("-lost", "-fresh", "-won")))[::3]
+
+
+def _cut(grid, side: str):
+    """The grid less its outer row or column on ``side``."""
+    cut = {"right": dict(x0=grid.x0[:-1], x1=grid.x1[:-1]), "left": dict(x0=grid.x0[1:], x1=grid.x1[1:]),
+           "bottom": dict(y0=grid.y0[:-1], y1=grid.y1[:-1]), "top": dict(y0=grid.y0[1:], y1=grid.y1[1:])}
+    return dataclasses.replace(grid, **cut[side])
+
+
+@pytest.mark.parametrize("png", SHOTS, ids=lambda p: p.stem)
+def test_whole_board_has_clear_edges(png: Path):
+    frame = load_image(png)
+    assert _continues(frame, locate(frame)) is None
+
+
+@pytest.mark.parametrize("side", ["right", "left", "bottom", "top"])
+@pytest.mark.parametrize("png", SHOTS, ids=lambda p: p.stem)
+def test_part_of_a_board_is_noticed(png: Path, side: str):
+    frame = load_image(png)
+    assert _continues(frame, _cut(locate(frame), side)) == side
