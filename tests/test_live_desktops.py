@@ -187,3 +187,37 @@ def test_covered_board_is_raised_or_never_clicked(desktop, play):
         assert all(b.left <= c.x < b.right and b.top <= c.y < b.bottom for c in game.pointer.log)
     finally:
         other.close()
+
+
+def test_a_cover_kept_on_top_is_waited_for_never_clicked_through(desktop, play):
+    """A window that stays on top of the board (re-raised every 10 ms, as an always-on-top
+    window is) for ~1 s: the bot waits, and its first click comes after the window is gone."""
+    from Xlib import X
+    from minebot.desktop.window import open_display
+    from minebot.move import Action, Move
+    _, game = play("beginner", (810, 656))
+    game.start()
+    other = open_display(desktop.display)
+    gone_at: list[float] = []
+    try:
+        cover = map_cover(other, game._board_rect())
+
+        def keep_on_top() -> None:
+            end = time.monotonic() + 1.0
+            while time.monotonic() < end:
+                cover.configure(stack_mode=X.Above)
+                other.sync()
+                time.sleep(0.01)
+            cover.unmap()
+            other.sync()
+            gone_at.append(time.time())
+        thread = threading.Thread(target=keep_on_top, daemon=True)
+        thread.start()
+        time.sleep(0.1)
+        after = game.act([Move(Action.OPEN, (4, 4))])
+        thread.join(5)
+    finally:
+        other.close()
+    assert gone_at and game.pointer.log, "no click after the cover went"
+    assert all(c.t >= gone_at[0] for c in game.pointer.log), (game.pointer.log[0].t, gone_at)
+    assert after.cells[4, 4] <= 8 or after.is_over

@@ -113,7 +113,8 @@ class LiveGame(Game):
                  mines: int | None = None, click_log: str | None = None, recorder=None,
                  rereads: int = 4, settle_timeout: float = 2.0,
                  question_marks: bool = True, frames_dir: str | Path | None = None,
-                 window_id: int | None = None, use_window: bool = True) -> None:
+                 window_id: int | None = None, use_window: bool = True,
+                 cover_wait: float = 3.0) -> None:
         from ..desktop.backend import open_backend
         from ..input import Pointer
         if level is not None and level not in LEVELS:
@@ -147,6 +148,7 @@ class LiveGame(Game):
         self._verified = False
         self._window_id = window_id
         self.use_window = use_window
+        self.cover_wait = cover_wait   # seconds to wait for a window that covers the board
         self.locate()
         # Some window managers drop a click that comes too soon after the previous one (see
         # PACED_WMS): there, each move waits until the previous one shows on screen.
@@ -237,30 +239,40 @@ class LiveGame(Game):
             self._forget_grid()
         return changed
 
-    def _check_not_covered(self) -> bool:
-        """Raise the game over any window lying on the board; stop if that does not help.
-
-        Returns True when the game had to be raised: the caller must read the board again
-        before clicking, since the last frame may not show what is now on top.
-        """
-        if self.window is None or self.reading is None:
-            return False
-        above = self.x11.stacked_above(self.window.id)
-        if not above:
-            return False
+    def _covering(self) -> list:
+        """Windows (not the game's own dialogs) stacked above the game and lying on the board."""
         board = self._board_rect()
-        raised = False
-        for wid in above:
+        found = []
+        for wid in self.x11.stacked_above(self.window.id):
             info = self.x11.info(wid)
             if info is None or info.transient_for == self.window.id:
                 continue   # gone, or our own dialog (handled by _close_dialogs)
             if info.rect.intersect(board) is not None:
-                self.x11.focus(self.window.id)   # raises our window
-                raised = True
-                if wid in self.x11.stacked_above(self.window.id):
-                    raise NoGameError(f"the board is covered by another window ({info.title!r}); "
-                                      "stopped without clicking")
-        return raised
+                found.append(info)
+        return found
+
+    def _check_not_covered(self) -> bool:
+        """Raise the game over any window lying on the board; if it stays covered (a window
+        the WM keeps on top, or an override-redirect menu), wait up to ``cover_wait``
+        seconds for it to go, then stop. Never clicks a covered board.
+
+        Returns True when the board was covered: the caller must read it again before
+        clicking, since the last frame may not show what is now on top.
+        """
+        if self.window is None or self.reading is None:
+            return False
+        covering = self._covering()
+        if not covering:
+            return False
+        self.x11.focus(self.window.id)   # asks the WM (or X) to raise our window
+        deadline = time.monotonic() + self.cover_wait
+        while covering and time.monotonic() < deadline:
+            time.sleep(0.05)
+            covering = self._covering()
+        if covering:
+            raise NoGameError(f"the board is covered by another window ({covering[0].title!r}) "
+                              f"for {self.cover_wait:g} s; stopped without clicking")
+        return True
 
     def _dialogs(self) -> list:
         """The game's dialogs on screen: windows transient for it (for any GNOME Mines
