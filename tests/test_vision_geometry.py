@@ -34,3 +34,17 @@ def test_whole_board_has_clear_edges(png: Path):
 def test_part_of_a_board_is_noticed(png: Path, side: str):
     frame = load_image(png)
     assert _continues(frame, _cut(locate(frame), side)) == side
+
+
+def test_a_screenshot_cut_through_the_board_is_refused_by_the_counter():
+    """Cropped through the board, the tiles at the image's edge cannot show where the board
+    goes on; the counter's total (99) does not fit in the 6 columns left, so it is refused."""
+    from minebot.errors import NoGameError
+    from minebot.vision import read_image
+    png = FIXTURES / "bgcolors-30x16-1290x760-mid.png"
+    frame = load_image(png)
+    whole = read_image(frame)
+    assert whole.counter is not None and whole.counter[1] == 99
+    x_cut = int(whole.cell_rects[0, 24, 0]) - 2
+    with pytest.raises(NoGameError, match="counter says 99"):
+        read_image(frame[:, x_cut:].copy())

@@ -38,6 +38,11 @@ gnome-mines (installed by .ci/setup).""")
                    help="use a private virtual display even when $DISPLAY is set")
     p.add_argument("--record", metavar="DIR", help="also record every frame and move (minebot replay)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON on the last line")
+    p.add_argument("--font", metavar="FAMILY",
+                   help='the font the game draws its digits in (its "Monospace"), e.g. '
+                        '"DejaVu Sans Mono"; default: what the machine resolves Monospace to')
+    p.add_argument("--no-learn", action="store_true",
+                   help="do not add the looks it was unsure of to your learned looks (see play)")
     p.set_defaults(func=run)
 
 
@@ -62,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
     from ..outputs import check_file, check_folder
     from ..solver import Solver
     from ..vision import Reader
+    from ..vision.learn import Learner
     from .play import Session, crops_folder, play_session
 
     if args.beginner < 0 or args.expert < 0 or args.beginner + args.expert == 0:
@@ -91,7 +97,8 @@ def run(args: argparse.Namespace) -> int:
             else:
                 display = os.environ["DISPLAY"]
             first = "beginner" if args.beginner else "expert"
-            mines = stack.enter_context(GnomeMines(display, theme=args.theme, window=window, level=first))
+            mines = stack.enter_context(GnomeMines(display, theme=args.theme, window=window, level=first,
+                                                   font=args.font))
             print(f"demo: private GNOME Mines ({args.theme}, window {window[0]}x{window[1]})", flush=True)
             solver = Solver()
             try:
@@ -99,7 +106,8 @@ def run(args: argparse.Namespace) -> int:
                     if not count:
                         continue
                     game = LiveGame(mines.display, reader=Reader(crops_dir=crops), level=level,
-                                    recorder=recorder, frames_dir=out, window_id=mines.window.id)
+                                    recorder=recorder, frames_dir=out, window_id=mines.window.id,
+                                    learner=None if args.no_learn else Learner())
                     stack.callback(game.close)
                     before = len(session.results)
                     # A board it cannot read safely is logged as stopped and the demo goes on

@@ -62,6 +62,10 @@ a game on a private virtual display, see `minebot demo`.""")
                         "saved) and start a new one instead of ending the run; after 3 such games "
                         "in a row the run gives up (exit 4)")
     p.add_argument("--templates", help="template set for reading (default: pick the best fit)")
+    p.add_argument("--no-learn", action="store_true",
+                   help="do not learn from finished games: by default every look the reader was "
+                        "unsure of is labelled with the truth the finished game proves and added "
+                        "to your learned looks (~/.local/share/minebot/templates/<set>.learned)")
     p.add_argument("--no-window", action="store_true",
                    help="do not look for the window by its title: locate the board on the whole "
                         "screen (also the fallback when no GNOME Mines window is found)")
@@ -248,13 +252,15 @@ def run(args: argparse.Namespace) -> int:
     from ..game.replay import Recording
     from ..solver import Solver
     from ..vision import Reader
+    from ..vision.learn import Learner
 
     recorder = Recording(args.record) if args.record else None
     session = Session(log, screenshots)
     reader = Reader(args.templates, crops_dir=crops_folder(frames))
     game = LiveGame(args.display, reader=reader, level=level, custom=custom,
                     click_log=args.click_log, recorder=recorder,
-                    frames_dir=frames, use_window=not args.no_window)
+                    frames_dir=frames, use_window=not args.no_window,
+                    learner=None if args.no_learn else Learner())
     try:
         play_session(game, Solver(), args.games, session, level, custom,
                      keep_going=args.keep_going)

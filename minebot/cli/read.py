@@ -28,8 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--mines", type=int, metavar="N",
                    help="total number of mines (overrides the on-screen counter)")
     p.add_argument("--crops", metavar="DIR",
-                   help="where to save crops of cells that match no template (default: a new "
-                        "temporary folder)")
+                   help="where to save crops of cells that match no template (default: not saved)")
     p.set_defaults(func=run)
 
 
@@ -54,7 +53,8 @@ def run(args: argparse.Namespace) -> int:
                               "state": exc.state.value, "board": [], "board_px": None}))
         raise NoBoardError(f"{args.image}: {exc}", exc.state) from None
     except UnmatchedCellsError as exc:
-        unsaved = "" if exc.crops_dir is not None else "; their crops could not be saved"
+        unsaved = "; their crops could not be saved" if args.crops and exc.crops_dir is None else (
+            "" if args.crops else " (--crops DIR saves their crops)")
         raise UnmatchedCellsError(f"{args.image}: {exc}{unsaved}", exc.cells, exc.crops_dir) from None
     except BadInputError as exc:
         raise BadInputError(f"{args.image}: {exc}") from None

@@ -102,7 +102,8 @@ class LiveGame(Game):
     ``level`` (beginner/intermediate/expert) or ``custom=(rows, cols, mines)`` makes
     ``start()``/``new_game()`` switch the window to that size; with neither, whatever board the
     window shows is played, and new games repeat its size. ``recorder`` (a
-    ``minebot.game.replay.Recording``) keeps every frame read and every move made.
+    ``minebot.game.replay.Recording``) keeps every frame read and every move made; ``learner``
+    (a ``minebot.vision.learn.Learner``) learns the looks a game was unsure of when it ends.
     """
 
     rules = "zero"   # GNOME Mines: the first click always opens a zero area
@@ -114,7 +115,7 @@ class LiveGame(Game):
                  rereads: int = 4, settle_timeout: float = 2.0,
                  question_marks: bool = True, frames_dir: str | Path | None = None,
                  window_id: int | None = None, use_window: bool = True,
-                 cover_wait: float = 3.0) -> None:
+                 cover_wait: float = 3.0, learner=None) -> None:
         from ..desktop.backend import open_backend
         from ..input import Pointer
         if level is not None and level not in LEVELS:
@@ -135,6 +136,7 @@ class LiveGame(Game):
         self.mines_hint = mines if mines is not None else (
             LEVELS[level].mines if level else (custom[2] if custom else None))
         self.recorder = recorder
+        self.learner = learner      # minebot.vision.learn.Learner: learn doubtful looks from play
         self.rereads, self.settle_timeout = rereads, settle_timeout
         self.question_marks = question_marks
         self.frames_dir = Path(frames_dir) if frames_dir else Path(".")
@@ -658,12 +660,16 @@ class LiveGame(Game):
                 board = board.replace(mines=mines)
         if reading.unsure:
             from ..solver.doubts import settle
-            board, reading.unsure = settle(board, reading.unsure, board.mines)
+            board, _ = settle(board, reading.unsure, board.mines)
         reading.board = board
         return board
 
     def _accept(self, frame: np.ndarray, reading) -> None:
         self.frame, self.reading = frame, reading
+        if self.learner is not None:
+            self.learner.observe(frame, reading)
+            if reading.board.is_over and self.learner.finish(reading.board):
+                self.reader.reload_templates()   # the next game reads what this one taught
         if self.recorder is not None:
             self._frame_index = self.recorder.add_frame(frame, reading)
 
@@ -768,6 +774,8 @@ class LiveGame(Game):
                 self.recorder = recorder
             if board is not None and _fresh(board):
                 self.clicks = 0
+                if self.learner is not None:
+                    self.learner.forget()   # looks of an abandoned game prove nothing
                 self.expected_shape = board.shape
                 if recorder is not None:
                     self._frame_index = recorder.add_frame(self.frame, self.reading)

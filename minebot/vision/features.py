@@ -27,7 +27,10 @@ def _edges(start: np.ndarray, stop: np.ndarray, size: int) -> np.ndarray:
     Boxes are at least one pixel wide even for tiles smaller than ``size``.
     """
     steps = np.linspace(0.0, 1.0, size + 1)
-    edges = np.round(start[:, None] + (stop - start)[:, None] * steps[None, :]).astype(np.intp)
+    # offsets from the tile's own start, rounded half up: a tile is split the same way
+    # wherever it sits (np.round rounds half to even, which depends on the absolute position)
+    offsets = np.floor((stop - start)[:, None] * steps[None, :] + 0.5).astype(np.intp)
+    edges = start[:, None] + offsets
     for k in range(1, size + 1):          # strictly increasing (only bites on tiny tiles)
         edges[:, k] = np.maximum(edges[:, k], edges[:, k - 1] + 1)
     return edges

@@ -11,7 +11,6 @@ naming the cells and saving their crops, because one misread cell can lose a gam
 
 from __future__ import annotations
 
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,6 +29,9 @@ from .templates import Match, TemplateSet, available_sets, match
 
 MAX_DISTANCE = 14.0
 """RMS colour distance (0-255 scale) above which a cell matches no template."""
+
+LEARNED_CLOSE = 3.0
+"""RMS distance under which a look learned from play settles an unsure number."""
 
 MIN_GAP = 2.0
 MIN_RATIO = 1.25
@@ -166,11 +168,43 @@ class Reader:
             m.code[i] = number.digit
             if not number.sure:
                 unsure[(r, c)] = number.candidates
+        if unsure and tset.learned is not None and tset.learned.any():
+            self._settle_by_learned(tset, flat, grid.cols, m, unsure)
         m.distance[numbered] = 0.0
         m.runner_up[numbered] = np.inf
         m.distance[(m.code >= 1) & (m.code <= 8) & ~numbered] = np.inf
         m.numbered = numbered
         return m, unsure
+
+    @staticmethod
+    def _settle_by_learned(tset: TemplateSet, flat: np.ndarray, cols: int, m: Match,
+                           unsure: dict) -> None:
+        """Unsure numbers that a look learned from play on this machine matches closely (the
+        same font at the same size), among their candidates, become sure."""
+        learned = np.flatnonzero(tset.learned & (tset.codes >= 1) & (tset.codes <= 8))
+        if learned.size == 0:
+            return
+        cells = list(unsure)
+        d = tset.distances(flat[[r * cols + c for r, c in cells]], learned)
+        codes = tset.codes[learned]
+        for row, cell in zip(d, cells):
+            best = int(np.argmin(row))
+            code = int(codes[best])
+            others = row[codes != code]
+            if (row[best] <= LEARNED_CLOSE and code in unsure[cell]
+                    and (others.size == 0 or others.min() > row[best] + MIN_GAP)):
+                m.code[cell[0] * cols + cell[1]] = code
+                del unsure[cell]
+
+    def reload_templates(self) -> None:
+        """Load the template sets again (after looks were learned from a finished game)."""
+        if self._fixed:
+            tset = TemplateSet.load(next(iter(self._sets.values())).path)
+            self._sets = {tset.name: tset}
+            self._current = tset
+        else:
+            self._sets.clear()
+            self._current = None
 
     def _covered_colours(self) -> np.ndarray:
         """Centre colours of the normal covered templates of every candidate set (BGR)."""
@@ -239,6 +273,11 @@ class Reader:
                 f"'minebot calibrate'.", cells, saved)
         codes = m.code.reshape(grid.rows, grid.cols)
         counter = self._counter(frame, grid, tset)
+        if counter is not None and counter[1] >= grid.rows * grid.cols:
+            self.forget()
+            raise NoBoardError(f"the counter says {counter[1]} mines but the {grid.cols}x{grid.rows} "
+                               "lattice found has no room for them: part of a board, not read",
+                               GameState.NONE)
         mines = self.mines_override if self.mines_override is not None else (
             counter[1] if counter else None)
         state = infer_state(codes, mines)
@@ -272,8 +311,12 @@ class Reader:
         return value
 
     def _save_crops(self, frame: np.ndarray, grid: Grid, cells: list[tuple[int, int]]) -> Path | None:
+        """Save the unmatched cells' crops in ``crops_dir`` (one folder per run, chosen by the
+        caller); without one nothing is written: a read leaves no litter of its own."""
+        if self.crops_dir is None:
+            return None
         try:
-            folder = self.crops_dir or Path(tempfile.mkdtemp(prefix="minebot-unmatched-"))
+            folder = self.crops_dir
             folder.mkdir(parents=True, exist_ok=True)
             for r, c in cells:
                 crop = frame[grid.y0[r]:grid.y1[r], grid.x0[c]:grid.x1[c]]

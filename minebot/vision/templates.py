@@ -77,9 +77,18 @@ def available_sets() -> dict[str, Path]:
             continue
         if d.is_dir():
             for sub in sorted(d.iterdir()):
-                if (sub / META).is_file():
+                if (sub / META).is_file() and not sub.name.endswith(LEARNED_SUFFIX):
                     found.setdefault(sub.name, sub)
     return found
+
+
+LEARNED_SUFFIX = ".learned"
+"""A set's looks learned from play live beside it in the user's folder as ``<name>.learned``."""
+
+
+def learned_dir(name: str) -> Path:
+    """Where the looks learned for set ``name`` are kept (never inside a shipped set)."""
+    return user_templates_dir() / f"{name}{LEARNED_SUFFIX}"
 
 
 def resolve(name_or_path: str) -> Path:
@@ -112,6 +121,7 @@ class TemplateSet:
     glyph_chars: list[str] = field(default_factory=list)
     sizes: np.ndarray | None = None     # (N,) tile width each template was cut from
     numbers: NumberLook | None = None   # how the theme draws 1-8 (read font-free), if known
+    learned: np.ndarray | None = None   # (N,) bool: looks learned from play on this machine
     _flat: np.ndarray | None = field(default=None, repr=False)
     _norms: np.ndarray | None = field(default=None, repr=False)
     _subsets: dict = field(default_factory=dict, repr=False)
@@ -131,16 +141,31 @@ class TemplateSet:
         """Load a set by name or folder; loaded sets are cached per folder and file time."""
         folder = resolve(str(name_or_path))
         meta_path = folder / META
+        extra = learned_dir(folder.name) / META
         try:
-            key = (str(folder.resolve()), meta_path.stat().st_mtime_ns)
+            key = (str(folder.resolve()), meta_path.stat().st_mtime_ns,
+                   extra.stat().st_mtime_ns if extra.is_file() else 0)
         except OSError:
             key = None
         if key is not None and key in _CACHE:
             return _CACHE[key]
         tset = cls._load(folder, meta_path)
+        if extra.is_file() and extra.parent != folder:
+            tset = tset.extended(cls._load(extra.parent, extra))
         if key is not None:
             _CACHE[key] = tset
         return tset
+
+    def extended(self, other: "TemplateSet") -> "TemplateSet":
+        """This set plus ``other``'s looks, marked as learned (the number look stays ours)."""
+        n, m = len(self.codes), len(other.codes)
+        mine = self.learned if self.learned is not None else np.zeros(n, bool)
+        return TemplateSet(self.name, self.path, np.concatenate([self.patches, other.patches]),
+                           np.concatenate([self.codes, other.codes]), self.looks + other.looks,
+                           self.files + [str(other.path / f) for f in other.files], self.meta,
+                           self.glyph_images, self.glyph_chars,
+                           np.concatenate([self.sizes, other.sizes]), self.numbers,
+                           np.concatenate([mine, np.ones(m, bool)]))
 
     @classmethod
     def _load(cls, folder: Path, meta_path: Path) -> "TemplateSet":
