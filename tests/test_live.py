@@ -80,11 +80,16 @@ def live_game(mines, **kw):
 
 def final_screen(game):
     """The board as a fresh capture and a fresh reader see it now (independent of the bot)."""
-    from minebot.desktop import Screen
     from minebot.vision import Reader
     game._close_dialogs()
-    with Screen(game.display) as screen:
-        frame = screen.grab(game.region)
+    if game.window is not None:   # the window's own pixels (XWayland's screen reads black)
+        from minebot.desktop.backend import WindowCapture
+        with WindowCapture(game.display, game.window) as capture:
+            frame = capture.grab(game.region)
+    else:
+        from minebot.desktop import Screen
+        with Screen(game.display) as screen:
+            frame = screen.grab(game.region)
     return Reader().read(frame).board
 
 
@@ -99,6 +104,19 @@ def assert_clicks_inside(game, since: int = 0):
         assert box[0] <= click.x < box[2] and box[1] <= click.y < box[3], (click, box)
         b = click.bounds
         assert b[0] <= click.x < b[2] and b[1] <= click.y < b[3], click
+
+
+def map_cover(display, board):
+    """A black override-redirect window (as a menu or a notification is) over part of the
+    ``board`` rectangle, mapped on the python-xlib ``display``; returns it."""
+    from Xlib import X
+    screen = display.screen()
+    cover = screen.root.create_window(board.left + 20, board.top + 20, 200, 150, 0,
+                                      screen.root_depth, X.InputOutput, X.CopyFromParent,
+                                      background_pixel=screen.black_pixel, override_redirect=True)
+    cover.map()
+    display.sync()
+    return cover
 
 
 def play_and_check(game, solver, games: int, max_stops: int = 2) -> list:
@@ -230,20 +248,13 @@ def test_window_closed_stops_without_clicking(live_factory):
 
 def test_covered_board_is_raised_and_read_again_before_clicking(live_factory, xvfb):
     """Another window over the board: the bot raises the game, reads again, then clicks."""
-    from Xlib import X, display as xdisplay
+    from Xlib import display as xdisplay
     _, game = live_factory(theme="classic")
     other = xdisplay.Display(xvfb.display)
     try:
         game.start()
         frames_before = game.frame
-        b = game._board_rect()
-        screen = other.screen()
-        cover = screen.root.create_window(b.left + 20, b.top + 20, 200, 150, 0, screen.root_depth,
-                                          X.InputOutput, X.CopyFromParent,
-                                          background_pixel=screen.black_pixel,
-                                          override_redirect=True)
-        cover.map()
-        other.sync()
+        map_cover(other, game._board_rect())
         after = game.act([Move(Action.OPEN, (4, 4))])
         assert game.x11.stacked_above(game.window.id) == []
         assert game.frame is not frames_before

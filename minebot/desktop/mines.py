@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 from .fonts import fontconfig_file
+from .session import NO_SERVICES_BUS
 from .window import X11, WindowInfo
 from .xvfb import DesktopError, Xvfb, stop_process_group
 
@@ -28,22 +29,6 @@ MIN_WINDOW = (590, 460)
 """The smallest X window GNOME Mines 40.1 allows (settings 580x404)."""
 WINDOW_EXTRA = (10, 56)
 """X window size minus the ``window-width``/``window-height`` settings (header bar, borders)."""
-
-_DBUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <!-- A session bus that starts no services: no portals or document FUSE daemons. -->
-  <type>session</type>
-  <listen>unix:tmpdir=/tmp</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-</busconfig>
-"""
-
 
 def custom_mines_roundtrip(rows: int, cols: int, mines: int) -> int:
     """The mine count GNOME Mines' custom dialog really plays for a requested count.
@@ -65,7 +50,7 @@ class GnomeMines:
     chooser shows). ``g.window`` is the game's ``WindowInfo`` once started.
     """
 
-    def __init__(self, display: "str | Xvfb", theme: str = "bgcolors",
+    def __init__(self, display: "str | Xvfb | Desktop", theme: str = "bgcolors",
                  window: tuple[int, int] = (810, 656), level: str | None = "beginner",
                  custom: tuple[int, int, int] | None = None, question_marks: bool = True,
                  exe: str = GNOME_MINES, timeout: float = 15.0, font: str | None = None,
@@ -80,8 +65,9 @@ class GnomeMines:
                 raise DesktopError(f"custom board {cols}x{rows}/{mines}: sizes 4..100, "
                                    "mines at most cells - 10")
             level = None
-        self.xvfb = display if isinstance(display, Xvfb) else None
-        self.display = display.display if isinstance(display, Xvfb) else display
+        # Anything with ``display`` and ``env()`` (an Xvfb, a session.Desktop) or a display name.
+        self.xvfb = None if isinstance(display, str) else display
+        self.display = display if isinstance(display, str) else display.display
         self.theme, self.level, self.custom = theme, level, custom
         self.window_size = (max(window[0], MIN_WINDOW[0]), max(window[1], MIN_WINDOW[1]))
         self.question_marks, self.exe, self.timeout = question_marks, exe, timeout
@@ -164,7 +150,7 @@ class GnomeMines:
         self.home = Path(tempfile.mkdtemp(prefix="minebot-mines-"))
         try:
             self.write_settings()
-            (self.home / "dbus.conf").write_text(_DBUS_CONFIG)
+            (self.home / "dbus.conf").write_text(NO_SERVICES_BUS)
             argv = ["dbus-run-session", f"--config-file={self.home / 'dbus.conf'}", "--", self.exe]
             if self.level is not None:
                 argv.append(LEVEL_FLAGS[self.level])
@@ -271,13 +257,14 @@ class GnomeMines:
 
     def wait_settled(self, timeout: float = 5.0, quiet: float = 0.15) -> None:
         """Wait until the window's pixels stop changing (drawing done) for ``quiet`` seconds."""
-        from .capture import Screen
+        from .backend import WindowCapture   # the window's own pixels (XWayland's root is black)
         deadline = time.monotonic() + timeout
-        with Screen(self.display) as screen:
+        with WindowCapture(self.display, self.refresh()) as capture:
             last = None
             still_since = time.monotonic()
             while time.monotonic() < deadline:
-                frame = screen.grab(self.refresh().rect)
+                capture.follow(self.refresh())
+                frame = capture.grab(capture.window.rect)
                 # Leave the clock out of the comparison: compare only the left 60 % (the board).
                 key = frame[:, : frame.shape[1] * 3 // 5].tobytes()
                 if key != last:

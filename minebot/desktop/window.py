@@ -123,13 +123,44 @@ class X11:
         return prop.value if prop is not None else None
 
     def _top_level_ids(self) -> list[int]:
+        """Client top-level windows: EWMH's list, else the root's children, where a child
+        without WM_CLASS (a reparenting WM's frame, e.g. weston's XWayland WM, which keeps no
+        ``_NET_CLIENT_LIST``) stands for the client window inside it."""
         clients = self._prop(self.root, "_NET_CLIENT_LIST")
         if clients is not None and len(clients):
             return [int(w) for w in clients]
         try:
-            return [w.id for w in self.root.query_tree().children]
+            children = [w.id for w in self.root.query_tree().children]
         except self._xerror.XError:
             return []
+        return [self._client_of(w) for w in children]
+
+    def _client_of(self, wid: int) -> int:
+        """The client window a frame ``wid`` holds (the child with WM_CLASS), else ``wid``."""
+        win = self._window(wid)
+        if self._prop(win, "WM_CLASS") is not None:
+            return wid
+        try:
+            children = win.query_tree().children
+        except self._xerror.XError:
+            return wid
+        for child in children:
+            if self._prop(child, "WM_CLASS") is not None:
+                return child.id
+        return wid
+
+    def _frame_of(self, wid: int) -> int:
+        """The root's child that holds ``wid`` (its WM frame), or ``wid`` itself."""
+        current = wid
+        for _ in range(8):
+            try:
+                parent = self._window(current).query_tree().parent
+            except self._xerror.XError:
+                return wid
+            if parent is None or int(parent.id) in (0, self.root.id):
+                return current
+            current = int(parent.id)
+        return wid
 
     # -- queries ----------------------------------------------------------------------
     def info(self, wid: int) -> WindowInfo | None:
@@ -174,24 +205,69 @@ class X11:
         return Rect(-origin.x, -origin.y, geom.width, geom.height)
 
     def stacked_above(self, wid: int) -> list[int]:
-        """Ids of the viewable top-level windows stacked above ``wid`` (bottom to top)."""
+        """Ids of the viewable windows stacked above ``wid`` (bottom to top).
+
+        From the X server's own order of the root's children (a WM's frame stands for the
+        client inside it), not EWMH's ``_NET_CLIENT_LIST_STACKING``: that list leaves out
+        override-redirect windows (menus, notifications, an overlay), which take clicks too.
+        """
         from Xlib import X
-        order = self._prop(self.root, "_NET_CLIENT_LIST_STACKING")
         try:
-            ids = [int(w) for w in order] if order is not None and len(order) else \
-                [w.id for w in self.root.query_tree().children]
+            ids, me = [w.id for w in self.root.query_tree().children], self._frame_of(wid)
         except self._xerror.XError:
             return []
-        if wid not in ids:
+        if me not in ids:
             return []
         above = []
-        for other in ids[ids.index(wid) + 1:]:
+        for other in ids[ids.index(me) + 1:]:
             try:
                 if self._window(other).get_attributes().map_state == X.IsViewable:
-                    above.append(other)
+                    above.append(self._client_of(other))
             except self._xerror.XError:
                 continue
         return above
+
+    # -- the desktop around the window ---------------------------------------------------
+    def wm_name(self) -> str | None:
+        """The EWMH window manager's name (``_NET_SUPPORTING_WM_CHECK``), or None with no WM."""
+        check = self._prop(self.root, "_NET_SUPPORTING_WM_CHECK")
+        if check is None or not len(check):
+            return None
+        win = self._window(int(check[0]))
+        name = self._prop(win, "_NET_WM_NAME", "UTF8_STRING")
+        if self._prop(win, "_NET_SUPPORTING_WM_CHECK") is None:
+            return None   # a stale check window left by a window manager that is gone
+        if isinstance(name, bytes):
+            name = name.decode("utf-8", "replace")
+        return str(name or "unnamed")
+
+    def supports(self, name: str) -> bool:
+        """Whether the window manager advertises the EWMH hint ``name`` (``_NET_SUPPORTED``)."""
+        supported = self._prop(self.root, "_NET_SUPPORTED")
+        return supported is not None and self.atom(name) in set(int(a) for a in supported)
+
+    def is_xwayland(self) -> bool:
+        """An XWayland server: its root window reads black, so only grabs of a window's own
+        pixels work."""
+        reply = self.d.query_extension("XWAYLAND")   # xserver >= 23.1
+        if reply is not None and reply.present:
+            return True
+        try:   # older XWayland (Debian 12: 22.1): its RandR outputs are named XWAYLAND<n>
+            from Xlib.ext import randr
+            res = randr.get_screen_resources(self.root)
+            return any(randr.get_output_info(self.root, o, 0).name.startswith("XWAYLAND")
+                       for o in res.outputs)
+        except Exception:
+            return False
+
+    def frame_extents(self, wid: int) -> tuple[int, int, int, int]:
+        """``_GTK_FRAME_EXTENTS`` (left, right, top, bottom): the invisible shadow margins a
+        client-side decorated GTK window draws around itself when the WM composites; zero
+        when absent."""
+        value = self._prop(self._window(wid), "_GTK_FRAME_EXTENTS")
+        if value is None or len(value) != 4:
+            return (0, 0, 0, 0)
+        return tuple(int(v) for v in value)
 
     def windows(self) -> Iterator[WindowInfo]:
         for wid in self._top_level_ids():
@@ -273,7 +349,7 @@ class X11:
 
     def changed(self) -> bool:
         """True if any watched event arrived since the last call (events are consumed)."""
-        seen = False
+        seen, self._missed_change = getattr(self, "_missed_change", False), False
         while self.d.pending_events():
             self.d.next_event()
             seen = True
@@ -281,15 +357,84 @@ class X11:
 
     # -- actions ----------------------------------------------------------------------
     def focus(self, wid: int) -> None:
-        """Give ``wid`` the keyboard focus (and raise it) so the game does not pause."""
+        """Give ``wid`` the keyboard focus (and raise it) so the game does not pause.
+
+        Under a window manager that speaks EWMH this is a request to it (``_NET_ACTIVE_WINDOW``,
+        source 2 "pager" so focus-stealing prevention lets it through, with a fresh server
+        timestamp): a WM ignores or undoes a client's own XSetInputFocus and restacking. With
+        no window manager we set focus and stacking ourselves.
+        """
         from Xlib import X
         win = self._window(wid)
         try:
-            win.configure(stack_mode=X.Above)
-            win.set_input_focus(X.RevertToParent, X.CurrentTime)
+            if self.wm_name() is not None and self.supports("_NET_ACTIVE_WINDOW"):
+                self._client_message(wid, "_NET_ACTIVE_WINDOW", [2, self.server_time(), 0])
+                self._wait_focus(wid)
+            else:
+                win.configure(stack_mode=X.Above)
+                win.set_input_focus(X.RevertToParent, X.CurrentTime)
             self.d.sync()
         except self._xerror.XError as exc:
             raise DesktopError(f"cannot focus window 0x{wid:x}: {exc}") from None
+
+    def _wait_focus(self, wid: int, timeout: float = 0.3) -> None:
+        """Until the WM has focused ``wid``, at most ``timeout``. A WM that ignored the request
+        once (weston's XWM: X focus follows its Wayland seat) is not waited for again."""
+        if getattr(self, "_activation_ignored", False):
+            return
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.has_focus(wid):
+                return
+            time.sleep(0.002)
+        self._activation_ignored = True
+
+    def has_focus(self, wid: int) -> bool:
+        """Whether keys go to ``wid``: the focus is on it or inside it (GTK focuses a child),
+        or it is PointerRoot (focus follows the pointer) and the pointer is over ``wid``."""
+        from Xlib import X
+        focus = self.focused()
+        if focus == wid:
+            return True
+        if focus == X.PointerRoot and self._managed():
+            # (with no WM we set the focus ourselves instead: the user may move the pointer)
+            child = self.root.query_pointer().child
+            return bool(child) and int(child.id if hasattr(child, "id") else child) == self._frame_of(wid)
+        try:
+            tree = self._window(focus).query_tree()
+        except (self._xerror.XError, TypeError):
+            return False
+        return int(tree.parent.id if tree.parent else 0) == wid
+
+    def _managed(self) -> bool:
+        """Whether a window manager runs (asked once per connection)."""
+        if not hasattr(self, "_wm_seen"):
+            self._wm_seen = self.wm_name() is not None
+        return self._wm_seen
+
+    def _client_message(self, wid: int, name: str, data: list[int]) -> None:
+        from Xlib import X
+        from Xlib.protocol import event
+        msg = event.ClientMessage(window=self._window(wid), client_type=self.atom(name),
+                                  data=(32, (data + [0] * 5)[:5]))
+        self.root.send_event(msg, event_mask=X.SubstructureRedirectMask | X.SubstructureNotifyMask)
+
+    def server_time(self) -> int:
+        """A fresh X server timestamp: append nothing to a property of a private window and
+        read the time of the PropertyNotify that answers (the EWMH way to get "now")."""
+        from Xlib import X, Xatom
+        if getattr(self, "_time_window", None) is None:
+            self._time_window = self.root.create_window(
+                -10, -10, 1, 1, 0, 0, X.InputOnly, X.CopyFromParent,
+                event_mask=X.PropertyChangeMask, override_redirect=True)
+        prop = self.atom("_MINEBOT_TIME")
+        self._time_window.change_property(prop, Xatom.STRING, 8, b"", mode=X.PropModeAppend)
+        self.d.flush()
+        while True:
+            ev = self.d.next_event()
+            if ev.type == X.PropertyNotify and ev.window.id == self._time_window.id:
+                return int(ev.time)
+            self._missed_change = True   # a watched event: keep it for changed()
 
     def focus_pointer_root(self) -> None:
         """Back to focus-follows-pointer (the X default without a window manager)."""
@@ -329,8 +474,16 @@ def quiet_xlib():
 def open_display(name: str | None):
     """A python-xlib connection to ``name``, quietly (see ``quiet_xlib``)."""
     from Xlib import display as xdisplay
+    from Xlib.protocol import display as protocol, event
+    # python-xlib keeps the extension event table on the class, shared by every connection:
+    # after one to Xvfb, a connection to an XWayland (other extensions, other event codes)
+    # fails in RandR's init ("'type' object does not support item assignment"). Each
+    # connection gets a fresh table and keeps it (we select no extension events).
+    protocol.Display.event_classes = event.event_class.copy()
     with quiet_xlib():
-        return xdisplay.Display(name)
+        d = xdisplay.Display(name)
+    d.display.event_classes = protocol.Display.event_classes
+    return d
 
 
 def _ensure_xauthority() -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
+from typing import Callable
 
 from ..errors import Interrupted, MinebotError
 
@@ -29,10 +30,14 @@ class Click:
     button: str
     t: float
     bounds: tuple[int, int, int, int]  # left, top, right, bottom (exclusive) allowed then
+    window: tuple[int, int, int, int] | None = None  # the game window's geometry checked just before
 
     def to_json(self) -> dict:
-        return {"x": self.x, "y": self.y, "button": self.button, "t": round(self.t, 4),
-                "bounds": list(self.bounds)}
+        out = {"x": self.x, "y": self.y, "button": self.button, "t": round(self.t, 4),
+               "bounds": list(self.bounds)}
+        if self.window is not None:
+            out["window"] = list(self.window)
+        return out
 
 
 _PYAUTOGUI = None
@@ -132,12 +137,19 @@ class Pointer:
 
     def click_many(self, points: list[tuple[float, float, str]],
                    bounds: tuple[int, int, int, int],
-                   park: tuple[float, float, tuple[int, int, int, int]] | None = None) -> list[Click]:
-        """Click several points in order with one round trip to the X server.
+                   park: tuple[float, float, tuple[int, int, int, int]] | None = None,
+                   check: Callable[[int], tuple[int, int, int, int] | None] | None = None,
+                   ) -> list[Click]:
+        """Click several points in order; returns the clicks made.
 
         Every point is checked against ``bounds`` before the first is clicked, so a bad batch
         clicks nothing. pyautogui's fail-safe is checked once; the presses go as XTest events
         on pyautogui's own X connection (its per-call syncs cost ~1 ms each, four per click).
+
+        ``check(i)``, when given, runs before point ``i`` is clicked (after the earlier ones
+        reached the server) and returns the game window's geometry at that moment (logged
+        with the click), or None to stop the batch there: a batch must not outlive the window
+        geometry it was planned on. Without it the whole batch goes out in one round trip.
         """
         checked = [(*self._guard(x, y, bounds), button) for x, y, button in points]
         if not checked:
@@ -146,20 +158,33 @@ class Pointer:
         self._call(self.pg.failSafeCheck)
         from Xlib import X
         from Xlib.ext.xtest import fake_input
-        x11mod = self.pg.platformModule
-        display = x11mod._display
+        display = self.pg.platformModule._display
         buttons = {"left": 1, "middle": 2, "right": 3}
-        made = []
-        now = time.time()
-        # Ctrl-C is held back while the batch goes out (about a millisecond), so it can never
+        made: list[Click] = []
+        # Ctrl-C is held back while a click goes out (well under a millisecond), so it can never
         # leave a button pressed between a press and its release; it is raised right after.
         import signal
         blocked = hasattr(signal, "pthread_sigmask")
-        if blocked:
-            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        held = False
+
+        def hold(on: bool) -> None:
+            nonlocal held
+            if blocked and on != held:
+                signal.pthread_sigmask(signal.SIG_BLOCK if on else signal.SIG_UNBLOCK, {signal.SIGINT})
+                held = on
         try:
-            for xi, yi, button in checked:
-                click = Click(xi, yi, button, now, tuple(int(v) for v in bounds))
+            hold(True)
+            for i, (xi, yi, button) in enumerate(checked):
+                window = None
+                if check is not None:
+                    display.sync()
+                    hold(False)   # a check may wait for the screen: Ctrl-C stays prompt
+                    window = check(i)
+                    if window is None:
+                        rest = None   # the window moved: no parking at the old place either
+                        break
+                    hold(True)
+                click = Click(xi, yi, button, time.time(), tuple(int(v) for v in bounds), window)
                 self.log.append(click)
                 made.append(click)
                 fake_input(display, X.MotionNotify, x=xi, y=yi)
@@ -169,8 +194,7 @@ class Pointer:
                 fake_input(display, X.MotionNotify, x=rest[0], y=rest[1])
             display.sync()
         finally:
-            if blocked:
-                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+            hold(False)
             if self._log_file:
                 import json
                 for click in made:

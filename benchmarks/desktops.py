@@ -1,0 +1,118 @@
+"""Per-desktop live figures: grab latency, click-to-changed-frame latency, expert games.
+
+    python benchmarks/desktops.py --desktops openbox metacity weston xvfb --games 10
+
+For each desktop (``minebot.desktop.session``: a private display, window manager or Wayland
+compositor, all ended by PID) it starts GNOME Mines at expert (1290x760 window) and measures,
+through the same backend ``minebot play`` uses:
+
+- grab: wall time of one capture of the game's visible window area (median, p90 of 200);
+- click->frame: from sending a right-click on a covered cell (a flag shows on button down) to
+  the first grab in which that cell has changed (median, p90 of 20, each flag then removed);
+- games: ``--games`` expert games with the default solver: won/played and the median wall
+  time of a won game (first click to the final frame).
+
+Prints one line per desktop and one JSON object per desktop on stdout's last lines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def _p90(values: list[float]) -> float:
+    return sorted(values)[max(0, int(round(0.9 * len(values))) - 1)]
+
+
+def measure(kind: str, games: int) -> dict:
+    from minebot.board import Cell, GameState
+    from minebot.desktop import GnomeMines
+    from minebot.desktop.session import open_desktop
+    from minebot.errors import MinebotError
+    from minebot.game.live import LiveGame
+    from minebot.loop import play_game
+    from minebot.move import Action, Move
+    from minebot.solver import Solver
+    with open_desktop(kind) as desk, \
+            GnomeMines(desk, level="expert", window=(1290, 760)) as mines:
+        game = LiveGame(desk.display, window_id=mines.window.id, level="expert",
+                        frames_dir="/tmp/minebot-bench-frames")
+        try:
+            board = game.start()
+            grabs = []
+            for _ in range(200):
+                t = time.perf_counter()
+                game.grab()
+                grabs.append(time.perf_counter() - t)
+            # click -> changed frame: flag a covered cell, then take the flag off again
+            latencies = []
+            rects = game.reading.cell_rects
+            for i in range(20):
+                cell = (i % 16, (i * 7) % 30)
+                if board.cells[cell] != Cell.COVERED:
+                    continue
+                x0, y0, x1, y1 = rects[cell]
+                before = game.grab()[y0:y1, x0:x1].copy()
+                x, y = game._cell_point(cell)
+                t = time.perf_counter()
+                game.pointer.click_many([(x, y, "right")], game._bounds(), park=game._park_point())
+                while time.perf_counter() - t < 1.0:
+                    import numpy as np
+                    if not np.array_equal(game.grab()[y0:y1, x0:x1], before):
+                        break
+                latencies.append(time.perf_counter() - t)
+                board = game.act([Move(Action.UNFLAG, cell)])
+            won, played, times = 0, 0, []
+            for i in range(games):
+                game.new_game()
+                t = time.monotonic()
+                try:
+                    result = play_game(game, Solver())
+                except MinebotError as exc:
+                    print(f"  {kind}: game stopped: {str(exc)[:120]}", file=sys.stderr)
+                    game.reading = None
+                    continue
+                played += 1
+                if result.final.state is GameState.WON:
+                    won += 1
+                    times.append(time.monotonic() - t)
+        finally:
+            game.close()
+        return {"desktop": kind, "backend": game.backend.name, "wm": game.backend.wm,
+                "paced_clicks": game.paced,
+                "grab_ms_median": round(1000 * statistics.median(grabs), 2),
+                "grab_ms_p90": round(1000 * _p90(grabs), 2),
+                "click_to_frame_ms_median": round(1000 * statistics.median(latencies), 1),
+                "click_to_frame_ms_p90": round(1000 * _p90(latencies), 1),
+                "games": games, "played": played, "won": won,
+                "median_won_s": round(statistics.median(times), 2) if times else None}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--desktops", nargs="+", default=["xvfb", "openbox", "metacity", "weston"])
+    ap.add_argument("--games", type=int, default=10, help="expert games per desktop")
+    args = ap.parse_args(argv)
+    rows = []
+    for kind in args.desktops:
+        row = measure(kind, args.games)
+        rows.append(row)
+        print(f"{kind:9} {row['backend']:9} grab {row['grab_ms_median']:5.2f} ms (p90 "
+              f"{row['grab_ms_p90']:.2f})  click->frame {row['click_to_frame_ms_median']:5.1f} ms "
+              f"(p90 {row['click_to_frame_ms_p90']:.1f})  expert won {row['won']}/{row['played']}"
+              f"  median won {row['median_won_s']} s", flush=True)
+    for row in rows:
+        print(json.dumps(row))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

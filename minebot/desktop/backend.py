@@ -1,0 +1,151 @@
+"""One desktop interface, one backend per display server, picked at start (like mss picks its
+platform backend).
+
+Why: how a bot may see and touch a game window depends on the display server. On X11 (Xvfb,
+any X window manager) and on XWayland the game is an X window: its own pixels are grabbed
+(XShm on the window, never the root: XWayland's root reads black, and a compositing WM's
+root is not the game), input is XTEST, focus is asked of the WM. A native Wayland game under
+GNOME needs mutter's ScreenCast and RemoteDesktop D-Bus APIs (not built yet).
+
+    backend = open_backend()              # $MINEBOT_BACKEND forces one of BACKENDS
+    capture = backend.capture(window)     # frames of that window, in screen coordinates
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Protocol
+
+import numpy as np
+
+from ..errors import BadInputError, NoGameError
+from .window import X11, Rect, WindowInfo
+
+BACKENDS = {
+    "x11": "an X server (Xvfb or a desktop), game window grabbed with XShm, input by XTEST",
+    "xwayland": "an X11 game under XWayland (weston, mutter, KWin): window grab, XTEST input",
+}
+"""Every backend, with what it covers (``MINEBOT_BACKEND=list`` prints them)."""
+
+
+class Capture(Protocol):
+    """Frames of the game: ``grab(region)`` in screen coordinates -> BGR array."""
+
+    def grab(self, region: Rect) -> np.ndarray: ...
+
+    def close(self) -> None: ...
+
+
+class Backend(Protocol):
+    """What live play needs of a display server (one implementation per server).
+
+    ``name`` (one of ``BACKENDS``), ``display``, ``wm`` (the window manager's name or None),
+    ``screen_rect``; ``capture(window)`` frames of the game window, ``screen()`` frames of the
+    whole screen (for a board without its window; may refuse), ``close()`` idempotent.
+    Input goes through ``minebot.input.Pointer`` (XTEST) for both X backends.
+    """
+
+    name: str
+    display: str
+    wm: str | None
+
+    @property
+    def screen_rect(self) -> Rect: ...
+
+    def capture(self, window: WindowInfo) -> Capture: ...
+
+    def screen(self) -> Capture: ...
+
+    def close(self) -> None: ...
+
+
+class WindowCapture:
+    """Frames of one X window, asked for in screen coordinates.
+
+    The window's pixels are read from its own drawable, so a frame never shows the root or
+    another client's pixels except where an overlapping window covers ours without a
+    compositor (the caller checks the stacking before it trusts a frame).
+    """
+
+    def __init__(self, display: str, window: WindowInfo) -> None:
+        from .xshm import WindowGrabber
+        self.display = display
+        self.window = window
+        self._grabber = WindowGrabber(display, window.id)
+
+    def follow(self, window: WindowInfo) -> None:
+        """The window moved or was replaced: grab the new place (or the new window)."""
+        if window.id != self.window.id:
+            self.close()
+            from .xshm import WindowGrabber
+            self._grabber = WindowGrabber(self.display, window.id)
+        self.window = window
+
+    def grab(self, region: Rect) -> np.ndarray:
+        """The pixels of ``region`` (screen coordinates, inside the window), BGR."""
+        left, top = self.window.rect.left, self.window.rect.top
+        inside = region.intersect(self.window.rect)
+        if inside is None or inside != region:
+            raise NoGameError(f"the region {region} lies outside the game window {self.window.rect}")
+        return self._grabber.grab(region.left - left, region.top - top, region.width, region.height)
+
+    def close(self) -> None:
+        grabber, self._grabber = getattr(self, "_grabber", None), None
+        if grabber is not None:
+            grabber.close()
+
+    def __enter__(self) -> "WindowCapture":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class X11Backend:
+    """X11 or XWayland (``name``): window grabs, XTEST input, focus through the WM."""
+
+    def __init__(self, display: str | None = None, force: str | None = None) -> None:
+        self.x11 = X11(display)
+        self.display = self.x11.name
+        self.xwayland = self.x11.is_xwayland() if force is None else force == "xwayland"
+        self.name = "xwayland" if self.xwayland else "x11"
+        self.wm = self.x11.wm_name()
+
+    @property
+    def screen_rect(self) -> Rect:
+        return self.x11.screen_rect
+
+    def capture(self, window: WindowInfo) -> WindowCapture:
+        return WindowCapture(self.display, window)
+
+    def screen(self):
+        """The whole screen (root window), for finding a board without its window. Not
+        under XWayland, whose root window reads black."""
+        if self.xwayland:
+            raise NoGameError(f"display {self.display} is XWayland: its screen reads black, so "
+                              "minebot needs the GNOME Mines window itself (window search on)")
+        from .capture import Screen
+        return Screen(self.display)
+
+    def close(self) -> None:
+        self.x11.close()
+
+    def __enter__(self) -> "X11Backend":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def open_backend(display: str | None = None, force: str | None = None) -> Backend:
+    """The backend for ``display`` ($DISPLAY): ``force`` or ``$MINEBOT_BACKEND`` picks one of
+    ``BACKENDS`` by name, else it is detected (XWayland or plain X11)."""
+    force = force or os.environ.get("MINEBOT_BACKEND") or None
+    if force is not None and force not in BACKENDS:
+        listing = "; ".join(f"{name}: {what}" for name, what in BACKENDS.items())
+        raise BadInputError(f"unknown backend {force!r} (MINEBOT_BACKEND); available: {listing}")
+    if not (display or os.environ.get("DISPLAY")):
+        if os.environ.get("WAYLAND_DISPLAY"):
+            raise NoGameError("a Wayland session without XWayland: minebot plays X11 windows "
+                              "only so far (start GNOME Mines with GDK_BACKEND=x11)")
+    return X11Backend(display, force)

@@ -1,0 +1,74 @@
+"""Private desktops and backend selection: clear errors with no display, exact clean-up."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from minebot.desktop.session import DESKTOPS, available, open_desktop
+from minebot.desktop.xvfb import DesktopError
+from minebot.errors import BadInputError, NoGameError
+
+from test_desktop import _alive
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_every_desktop_module_imports_with_no_display():
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    code = ("import minebot.desktop.session, minebot.desktop.backend, minebot.desktop.xshm, "
+            "minebot.game.live, minebot.input.pointer; print('ok')")
+    out = subprocess.run([sys.executable, "-c", code], env=dict(env, PYTHONPATH=str(ROOT)),
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+def test_unknown_desktop_names_the_choices():
+    with pytest.raises(DesktopError, match="openbox, metacity, weston"):
+        open_desktop("kwin")
+
+
+def test_unknown_backend_lists_the_backends(monkeypatch):
+    from minebot.desktop.backend import open_backend
+    monkeypatch.setenv("MINEBOT_BACKEND", "dx12")
+    with pytest.raises(BadInputError, match="x11: .*xwayland: "):
+        open_backend(":0")
+
+
+def test_wayland_without_xwayland_is_a_clear_no_game(monkeypatch):
+    from minebot.desktop.backend import open_backend
+    monkeypatch.delenv("MINEBOT_BACKEND", raising=False)
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.setenv("WAYLAND_DISPLAY", "wayland-0")
+    with pytest.raises(NoGameError, match="GDK_BACKEND=x11"):
+        open_backend()
+
+
+def test_click_log_carries_the_window_geometry():
+    from minebot.input.pointer import Click
+    line = Click(5, 6, "left", 1.0, (0, 0, 10, 10), (1, 2, 30, 40)).to_json()
+    assert line["window"] == [1, 2, 30, 40]
+    assert "window" not in Click(5, 6, "left", 1.0, (0, 0, 10, 10)).to_json()
+
+
+@pytest.mark.live
+@pytest.mark.parametrize("kind", DESKTOPS)
+def test_desktop_starts_and_ends_exactly_its_processes(kind):
+    if not available(kind):
+        pytest.skip(f"{kind} is not installed (bash .ci/setup installs it)")
+    from minebot.desktop.window import X11
+    desk = open_desktop(kind, 800, 600)
+    with desk:
+        pids = desk.pids + ([desk.xvfb.proc.pid] if hasattr(desk, "xvfb") else [])
+        assert pids and all(_alive(p) for p in pids)
+        with X11(desk.display) as x:
+            assert (x.wm_name() is None) == (kind == "xvfb")
+            assert x.is_xwayland() == (kind in ("weston", "mutter"))
+        home = desk.home
+    assert not any(_alive(p) for p in pids)
+    assert home is None or not home.exists()
+    desk.stop()   # idempotent
