@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from minebot.cli import main
-from minebot.errors import EXIT_BAD_INPUT, EXIT_INCONSISTENT, EXIT_TERMINATED
+from minebot.errors import EXIT_BAD_INPUT, EXIT_INCONSISTENT, EXIT_TERMINATED, OutputError
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -309,3 +309,26 @@ def test_read_says_when_crops_cannot_be_saved(capsys, tmp_path):
     one_line_error(capsys.readouterr().err, "--crops /proc/nope", "cannot write")
     assert main(["read", image, "--crops", str(tmp_path / "later")]) == 0
     assert not (tmp_path / "later").exists()     # made only when a crop is saved
+
+
+def test_click_log_write_error_mid_run_is_a_message_not_a_traceback(tmp_path):
+    """The click log is checked before the first click; a write that fails later (a full
+    disk: /dev/full) stops the run with an OutputError naming the file, not an OSError."""
+    from minebot.input.pointer import Click, Pointer
+    pointer = object.__new__(Pointer)      # no display needed: only the log is exercised
+    pointer._log_path = "/dev/full"
+    pointer._log_file = open("/dev/full", "a", encoding="utf-8")
+    try:
+        with pytest.raises(OutputError, match=r"/dev/full: cannot write the click log"):
+            pointer._write_log([Click(1, 2, "left", 0.0, (0, 0, 10, 10))])
+    finally:
+        try:
+            pointer._log_file.close()
+        except OSError:
+            pass
+    good = object.__new__(Pointer)
+    good._log_path = str(tmp_path / "clicks.jsonl")
+    good._log_file = open(good._log_path, "a", encoding="utf-8")
+    good._write_log([Click(1, 2, "left", 0.0, (0, 0, 10, 10))])
+    good._log_file.close()
+    assert '"x": 1' in (tmp_path / "clicks.jsonl").read_text()

@@ -9,12 +9,13 @@ up over the same cell, and sending them ourselves avoids pyautogui's extra moves
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
-from ..errors import Interrupted, MinebotError
+from ..errors import Interrupted, MinebotError, OutputError
 
 
 class UnsafeClickError(MinebotError):
@@ -96,6 +97,7 @@ class Pointer:
         self.pg = load_pyautogui(display, fresh=True)
         self.display = display
         self.log: list[Click] = []
+        self._log_path = log_path
         self._log_file = open(log_path, "a", encoding="utf-8") if log_path else None
 
     def _guard(self, x: float, y: float, bounds: tuple[int, int, int, int]) -> tuple[int, int]:
@@ -121,10 +123,7 @@ class Pointer:
         xi, yi = self._guard(x, y, bounds)
         click = Click(xi, yi, button, time.time(), tuple(int(v) for v in bounds))
         self.log.append(click)
-        if self._log_file:
-            import json
-            self._log_file.write(json.dumps(click.to_json()) + "\n")
-            self._log_file.flush()
+        self._write_log([click])
         self._call(self.pg.failSafeCheck)
         # pyautogui's public mouseDown/mouseUp each add a move, a fail-safe query and pause
         # handling (~4 ms); its platform layer sends exactly move+press and move+release.
@@ -195,12 +194,20 @@ class Pointer:
             display.sync()
         finally:
             hold(False)
-            if self._log_file:
-                import json
-                for click in made:
-                    self._log_file.write(json.dumps(click.to_json()) + "\n")
-                self._log_file.flush()
+            self._write_log(made)
         return made
+
+    def _write_log(self, clicks: Sequence[Click]) -> None:
+        """Append ``clicks`` to the click log; a failed write stops the run, keeping what was
+        written before (the log was checked writable before the first click)."""
+        if not self._log_file or not clicks:
+            return
+        try:
+            self._log_file.write("".join(json.dumps(c.to_json()) + "\n" for c in clicks))
+            self._log_file.flush()
+        except OSError as exc:
+            raise OutputError(f"{self._log_path}: cannot write the click log ({exc.strerror}); "
+                              "the clicks logged before are kept") from None
 
     def _call(self, fn, *args, **kwargs):
         try:
