@@ -77,3 +77,14 @@ def test_layouts_command_writes_loadable_layouts(tmp_path, capsys):
     assert len(layouts) == 7 and all(len(l.mines) == 40 and l.first == (2, 2) for l in layouts)
     assert main(["layouts", "--size", "16by16", "-o", str(path)]) == 2
     assert "expected COLSxROWS" in capsys.readouterr().err
+
+
+def test_play_lists_and_checks_backends():
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-m", "minebot", "play", "--backend", "list"],
+                         capture_output=True, text=True, env={**os.environ, "DISPLAY": ""})
+    assert out.returncode == 0 and "x11" in out.stdout and "xwayland" in out.stdout
+    bad = subprocess.run([sys.executable, "-m", "minebot", "play", "--backend", "nope"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "--backend nope" in bad.stderr and "Traceback" not in bad.stderr

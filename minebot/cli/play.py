@@ -8,6 +8,7 @@ finished game), and the summary.
 from __future__ import annotations
 
 import argparse
+import os
 import json
 import statistics
 import sys
@@ -70,6 +71,9 @@ a game on a private virtual display, see `minebot demo`.""")
                    help="do not look for the window by its title: locate the board on the whole "
                         "screen (also the fallback when no GNOME Mines window is found)")
     p.add_argument("--display", help="X display (default $DISPLAY)")
+    p.add_argument("--backend", metavar="NAME",
+                   help="force a desktop backend instead of detecting it ('list' prints them; "
+                        "also $MINEBOT_BACKEND)")
     p.set_defaults(func=run)
 
 
@@ -237,6 +241,17 @@ def crops_folder(out: Path) -> Path:
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import Interrupted, MinebotError
+    if args.backend == "list":
+        from ..desktop.backend import BACKENDS
+        for name, what in BACKENDS.items():
+            print(f"{name:10s} {what}")
+        return 0
+    if args.backend:
+        from ..desktop.backend import BACKENDS
+        if args.backend not in BACKENDS:
+            raise BadInputError(f"--backend {args.backend}: not one of {', '.join(BACKENDS)} "
+                                "(--backend list describes them)")
+        os.environ["MINEBOT_BACKEND"] = args.backend    # read where the backend is opened
     if args.games < 1:
         raise BadInputError("--games must be at least 1")
     level, custom = parse_level(args)
