@@ -399,7 +399,9 @@ def write_game(out: Path, stem: str, game: Game, meta: dict, only: tuple[str, ..
 # -- xdemineur ---------------------------------------------------------------------------------
 
 XDEMINEUR = "/usr/games/xdemineur"
-XD_ORIGIN, XD_PITCH = (17, 82), 21
+XD_ORIGIN, XD_PITCH = (16, 81), 21
+"""Cell (r, c) is x 16+21c..35+21c, y 81+21r..100+21r inside the window; 1 px black lines at
+x = 15+21c and y = 80+21r (measured on the screenshots)."""
 
 
 def record_xdemineur(out: Path, rng: random.Random, cols: int = 30, rows: int = 16, mines: int = 100,
@@ -428,6 +430,75 @@ def record_xdemineur(out: Path, rng: random.Random, cols: int = 30, rows: int = 
             except DesktopError as exc:
                 print(f"xdemineur attempt {attempt + 1}: {exc}", flush=True)
     raise DesktopError("xdemineur: no good game in 8 attempts")
+
+
+def record_xdemineur_won(out: Path, cols: int = 12, rows: int = 8, mines: int = 4,
+                         attempts: int = 15) -> list[str]:
+    """A won xdemineur game without guessing: with few mines the opening xdemineur makes by
+    itself often leaves exactly ``mines`` cells covered; those are the mines (proof: every
+    other cell is open), and flagging them wins (xdemineur declares a win only when every
+    mine is flagged and every other cell open)."""
+    argv = [XDEMINEUR, "-geometry", f"{cols}x{rows}", "-m", str(mines)]
+    geo = Geometry(XD_ORIGIN[0], XD_ORIGIN[1], XD_PITCH, rows, cols)
+    for attempt in range(attempts):
+        with Session(argv, "xdemineur") as s:
+            first = s.grab(0.5)
+            # a covered cell is a raised tile: white bevel at its top-left, grey (#7f7f7f) at its
+            # bottom-right; an open cell is flat grey
+            def raised(r, c):
+                x, y = geo.x0 + c * geo.pitch, geo.y0 + r * geo.pitch
+                return (first[y + 1, x + 1] == 255).all() and (first[y + 18, x + 18] == 127).all()
+            cells = [(r, c) for r in range(rows) for c in range(cols) if raised(r, c)]
+            if len(cells) != mines:
+                continue
+            game = Game(geo, mines, geo.crop(first, *cells[0]))
+            game.mines = np.zeros((rows, cols), bool)
+            for rc in cells:
+                game.mines[rc] = True
+            for rc in cells:
+                s.click(geo, *rc, button=3)
+                game.clicks.append({"cell": list(rc), "button": "right"})
+            won = s.grab(0.5)
+            if not all(game.changed(first, won)[rc] for rc in cells):
+                raise DesktopError("a right-click on a covered cell did not flag it")
+            marks = {rc: Cell.FLAG for rc in cells}
+            game.frames = [Frame("won", won, marks, "won")]
+            board = won_board(game)
+            sys.path.insert(0, str(ROOT / "tests"))
+            from test_vision_truth import logic_problems
+            problems = logic_problems(board, mines)
+            if problems:
+                raise DesktopError("won board: " + "; ".join(problems))
+            name = f"xdemineur-{cols}x{rows}-{mines}-won"
+            out.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(out / f"{name}.png"), won, [cv2.IMWRITE_PNG_COMPRESSION, 9])
+            board.save(out / f"{name}.board")
+            meta = {"game": f"xdemineur {version_of('xdemineur')}", "theme": "built-in", "argv": argv[1:],
+                    "window_id": s.xprop(), "screen": list(SCREEN),
+                    "window_rect_on_screen": [s.window.rect.left, s.window.rect.top,
+                                              s.window.rect.width, s.window.rect.height],
+                    "phase": "won", "state": "won", "window": [int(won.shape[1]), int(won.shape[0])],
+                    "crop": "window", "board_rect_in_image": geo.board_rect(),
+                    "first_cell_origin": [geo.x0, geo.y0], "cell_pitch": geo.pitch,
+                    "rows": rows, "cols": cols, "mines": mines, "clicks": game.clicks,
+                    "marks": {f"{r},{c}": "F" for r, c in cells},
+                    "truth": f"xdemineur's own opening left exactly {mines} cells covered, all others open, "
+                             f"so those {mines} are the mines; flagging them won the game; numbers are the "
+                             "mine counts of that layout",
+                    "truth_checks": ["logic_problems", "each of those cells changed when right-clicked (flagged)"],
+                    "pointer": "parked off the window"}
+            (out / f"{name}.json").write_text(json.dumps(meta, indent=1) + "\n")
+            print(f"wrote {out / name}.png (attempt {attempt + 1})", flush=True)
+            return [name]
+    raise DesktopError(f"xdemineur: no opening left exactly {mines} cells covered in {attempts} games")
+
+
+def won_board(game: Game) -> Board:
+    g, mines = game.geo, game.mines
+    counts = neighbour_count(mines)
+    rows = ["".join("F" if mines[r, c] else str(int(counts[r, c])) for c in range(g.cols)) for r in range(g.rows)]
+    header = {"rows": g.rows, "cols": g.cols, "mines": game.mines_total, "state": "won"}
+    return Board.parse(json.dumps(header) + "\n" + "\n".join(rows) + "\n")
 
 
 # -- KMines ------------------------------------------------------------------------------------
@@ -558,6 +629,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.only in (None, "xdemineur"):
         record_xdemineur(args.out / "xdemineur", rng)
         record_xdemineur(args.out / "xdemineur", rng, cols=12, rows=10, mines=15)
+        record_xdemineur_won(args.out / "xdemineur")
     if args.only in (None, "kmines"):
         km = args.out / "kmines"
         record_kmines(km, rng, "classic", "Easy", (640, 480))
