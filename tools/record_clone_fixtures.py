@@ -619,6 +619,90 @@ def record_kmines(out: Path, rng: random.Random, theme: str, level: str, window:
     raise DesktopError(f"kmines {theme}: no good game in 6 attempts")
 
 
+def record_kmines_won(out: Path, theme: str = "classic", window: tuple[int, int] = (640, 480),
+                      size: tuple[int, int, int] = (12, 12, 4), attempts: int = 8) -> list[str]:
+    """A won KMines game without guessing: a custom board with few mines, first click in the
+    middle (KMines keeps it and its neighbours mine-free); when that opening leaves only mines
+    covered KMines declares the win at once and flags them all. Truth: the flagged cells are
+    the mines (the flag look is learnt first by flagging and unflagging a cell), their number is
+    the mine total, every other cell is open."""
+    rows, cols, mines = size
+    for attempt in range(attempts):
+        home = kmines_home(theme, "Custom")
+        rc = home / "config" / "kminesrc"
+        rc.write_text(rc.read_text() + f"\n[Options]\ncustom width={cols}\ncustom height={rows}\n"
+                      f"custom mines={mines}\n")
+        kminesrc = rc.read_text().splitlines()
+        env = {"XDG_CONFIG_HOME": str(home / "config"), "XDG_DATA_HOME": str(home / "data"),
+               "XDG_CACHE_HOME": str(home / "cache"), "HOME": str(home), "NO_AT_BRIDGE": "1",
+               "QT_QPA_PLATFORM": "xcb"}
+        argv = ["dbus-run-session", f"--config-file={home / 'dbus.conf'}", "--", KMINES]
+        try:
+            with Session(argv, "kmines", env, window=window, home=home) as s:
+                time.sleep(1.0)
+                geo, covered = measure_kmines(s, rows, cols)
+                game = Game(geo, mines, covered)
+                s.click(geo, 0, 0, button=3)
+                flagged = s.grab()
+                flag_look = geo.crop(flagged, 0, 0)
+                s.click(geo, 0, 0, button=3)
+                s.click(geo, 0, 0, button=3)
+                first = s.grab()
+                if not game.looks_covered(first).all():
+                    raise DesktopError("unflagging did not give a fresh board")
+                mid = (rows // 2, cols // 2)
+                s.click(geo, *mid)
+                game.clicks.append({"cell": list(mid), "button": "left"})
+                time.sleep(6.0)                     # "Congratulations! You have won!" fades in 4 s
+                dialogs = [i for i in s.x.windows() if i.viewable and i.id != s.window.id]
+                for d in dialogs:                   # the high-score name box
+                    s.xdo("windowfocus", str(d.id))
+                    s.xdo("key", "Escape")
+                time.sleep(0.8)
+                left = [i.title for i in s.x.windows() if i.viewable and i.id != s.window.id]
+                if left:
+                    raise DesktopError(f"windows still open over the board: {left}")
+                won = s.grab(0.5)
+                is_flag = np.array([[same(geo.crop(won, r, c), flag_look) for c in range(cols)]
+                                    for r in range(rows)])
+                if int(is_flag.sum()) != mines or game.looks_covered(won).any():
+                    print(f"kmines won attempt {attempt + 1}: not won by the first click ({int(is_flag.sum())} flag looks, "
+                          f"{int(game.looks_covered(won).sum())} covered)", flush=True)
+                    continue
+                game.mines = is_flag
+                game.frames = [Frame("won", won, {tuple(x): Cell.FLAG for x in np.argwhere(is_flag)}, "won")]
+                board = won_board(game)
+                sys.path.insert(0, str(ROOT / "tests"))
+                from test_vision_truth import logic_problems
+                problems = logic_problems(board, mines)
+                if problems:
+                    raise DesktopError("won board: " + "; ".join(problems))
+                name = f"{theme}-{cols}x{rows}-{window[0]}x{window[1]}-{mines}-won"
+                out.mkdir(parents=True, exist_ok=True)
+                cv2.imwrite(str(out / f"{name}.png"), won, [cv2.IMWRITE_PNG_COMPRESSION, 9])
+                board.save(out / f"{name}.board")
+                meta = {"game": f"kmines {version_of('kmines')}", "theme": theme, "level": "Custom",
+                        "kminesrc": kminesrc, "window_id": s.xprop(), "screen": list(SCREEN),
+                        "window_rect_on_screen": [s.window.rect.left, s.window.rect.top,
+                                                  s.window.rect.width, s.window.rect.height],
+                        "phase": "won", "state": "won", "window": [int(won.shape[1]), int(won.shape[0])],
+                        "crop": "window", "board_rect_in_image": geo.board_rect(),
+                        "first_cell_origin": [geo.x0, geo.y0], "cell_pitch": geo.pitch,
+                        "rows": rows, "cols": cols, "mines": mines, "clicks": game.clicks,
+                        "high_score_dialog_closed": [d.title for d in dialogs],
+                        "truth": "won by the first click: KMines flagged the remaining cells, which look exactly "
+                                 "like the flag placed (and removed) before the game, and there are as many as "
+                                 "mines; numbers are the mine counts of that layout",
+                        "truth_checks": ["logic_problems", "flag look learnt on the same board"],
+                        "pointer": "parked off the window"}
+                (out / f"{name}.json").write_text(json.dumps(meta, indent=1) + "\n")
+                print(f"wrote {out / name}.png (attempt {attempt + 1})", flush=True)
+                return [name]
+        finally:
+            shutil.rmtree(home, ignore_errors=True)
+    raise DesktopError(f"kmines: the first click did not win in {attempts} games")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, default=ROOT / "fixtures")
@@ -636,6 +720,7 @@ def main(argv: list[str] | None = None) -> int:
         record_kmines(km, rng, "classic", "Medium", (1000, 800))
         record_kmines(km, rng, "default", "Easy", (800, 600), only=("mid", "lost"))
         record_kmines(km, rng, "green", "Easy", (800, 600), only=("mid", "lost"))
+        record_kmines_won(km)
     return 0
 
 
