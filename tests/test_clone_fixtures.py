@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from minebot.board import Board, GameState
+from minebot.board import CELL_CHARS, Board, GameState
 
 from test_vision_truth import logic_problems
 
@@ -68,6 +68,35 @@ def fixture_problems(board_path: Path) -> list[str]:
                         f"cells of {p} px from {meta['first_cell_origin']}")
     if not (0 <= x0 < x1 <= w and 0 <= y0 < y1 <= h):
         problems.append(f"board rectangle {meta['board_rect_in_image']} outside the {w}x{h} image")
+        return problems
+    return problems + look_problems(board, img, meta)
+
+
+def look_problems(board: Board, img: np.ndarray, meta: dict) -> list[str]:
+    """The truth must agree with the pixels: every cell's most similar other cell (mean absolute
+    difference of the inner crops) carries the same truth code. Nearest look rather than exact
+    equality: KMines draws tiles partly transparent over a background gradient. Catches a truth
+    board that obeys the rules but is not this picture's."""
+    x0, y0 = meta["first_cell_origin"]
+    p = meta["cell_pitch"]
+    k = max(1, p // 8)
+    crops, codes = [], []
+    for r in range(board.rows):
+        for c in range(board.cols):
+            crops.append(img[y0 + r * p + k: y0 + (r + 1) * p - k, x0 + c * p + k: x0 + (c + 1) * p - k]
+                         .astype(np.float32).ravel())
+            codes.append(int(board.cells[r, c]))
+    x, codes_ = np.stack(crops), np.array(codes)
+    problems = []
+    for i in range(len(codes)):
+        if (codes_ == codes_[i]).sum() < 2:
+            continue
+        d = np.abs(x - x[i]).mean(axis=1)
+        d[i] = np.inf
+        j = int(np.argmin(d))
+        if codes_[j] != codes_[i]:
+            problems.append(f"{divmod(i, board.cols)}: truth {CELL_CHARS[codes_[i]]} but it looks most like "
+                            f"{divmod(j, board.cols)} ({CELL_CHARS[codes_[j]]})")
     return problems
 
 
@@ -132,6 +161,21 @@ def test_a_broken_truth_board_fails(tmp_path):
     dst = _copy(tmp_path, src, broken.to_text())
     assert any(f"{r},{col}" in p for p in fixture_problems(dst))
     assert fixture_problems(_copy(tmp_path, src)) == []
+
+
+def test_a_truth_that_obeys_the_rules_but_not_the_picture_fails(tmp_path):
+    """Swap the truth of a 1 and a 2: the board may still look plausible, the pixels do not
+    agree (the relabelled 1 looks most like the other 1s)."""
+    src = _a_lost_fixture()
+    board = Board.load(src)
+    c = board.cells.copy()
+    ones = np.argwhere(c == 1)
+    twos = np.argwhere(c == 2)
+    if not len(ones) >= 2 or not len(twos) >= 2:
+        pytest.skip("fixture lacks repeated 1s and 2s")
+    c[tuple(ones[0])], c[tuple(twos[0])] = 2, 1          # swap one 1 with one 2
+    dst = _copy(tmp_path, src, board.replace(cells=c).to_text())
+    assert any("looks most like" in p for p in fixture_problems(dst))
 
 
 def test_missing_metadata_and_wrong_geometry_fail(tmp_path):

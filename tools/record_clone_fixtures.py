@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import shutil
 import subprocess
@@ -42,10 +41,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from minebot.board import Board, Cell, neighbour_count  # noqa: E402
+from minebot.board import CELL_CHARS, Board, Cell, neighbour_count  # noqa: E402
 from minebot.desktop.capture import Screen  # noqa: E402
 from minebot.desktop.mines import _DBUS_CONFIG  # noqa: E402
-from minebot.desktop.window import Rect, X11  # noqa: E402
+from minebot.desktop.window import X11  # noqa: E402
 from minebot.desktop.xvfb import DesktopError, Xvfb, stop_process_group  # noqa: E402
 
 SCREEN = (1280, 1024)
@@ -351,13 +350,9 @@ def check_looks(game: Game, boards: dict[str, Board]) -> list[str]:
                 d[j] = np.inf
         j = int(np.argmin(d))
         if codes[j] != codes[i]:
-            problems.append(f"{samples[i][2]} {pos[i]}: truth {Board_char(codes[i])} but it looks most "
-                            f"like {pos[j]} ({Board_char(codes[j])})")
+            problems.append(f"{samples[i][2]} {pos[i]}: truth {CELL_CHARS[codes[i]]} but it looks most "
+                            f"like {pos[j]} ({CELL_CHARS[codes[j]]})")
     return problems
-
-
-def Board_char(code: int) -> str:
-    return "012345678-F?*XW#"[int(code)]
 
 
 # -- writing -----------------------------------------------------------------------------------
@@ -388,7 +383,7 @@ def write_game(out: Path, stem: str, game: Game, meta: dict, only: tuple[str, ..
                         if fr.state == "lost" else
                         "the same game's lost frame shows every mine; revealed cells never change, so each "
                         "number here is the mine count around it in that layout"),
-                 truth_checks=["logic_problems", "same code = same look, different codes = different looks"],
+                 truth_checks=["logic_problems", "each cell's most similar other cell (mean absolute difference) carries the same truth code"],
                  pointer="parked off the window")
         (out / f"{name}.json").write_text(json.dumps(m, indent=1) + "\n")
         written.append(name)
