@@ -1,0 +1,723 @@
+"""Record screenshots of real Minesweeper clones (xdemineur, KMines) with proven truth boards.
+
+    .venv/bin/python tools/record_clone_fixtures.py [--out fixtures] [--only xdemineur|kmines]
+
+Each game runs privately: its own Xvfb (``minebot.desktop.Xvfb``), KMines also its own
+``dbus-run-session`` and a private ``XDG_CONFIG_HOME`` holding a ``kminesrc``. Both are ended by
+their process group (the one this tool started), never by name. The pointer is driven with
+``xdotool`` at cell centres computed from the geometry measured on the window.
+
+How truth is proven, without reading a single digit:
+
+* A covered cell looks exactly like every other covered cell (no hover effects in either game,
+  the pointer is parked off the window), so "revealed" is "differs from the covered tile and
+  carries no mark of ours" (we know every flag and "?" we placed).
+* A click that loses changes, at once, the clicked cell and every other mine (unflagged mines
+  are shown, wrong flags are crossed out) and nothing else; a safe click changes only a
+  connected area around the clicked cell. So the frames before and after the losing click give
+  the full mine layout: changed covered/"?" cells, unchanged flags (right flags stay), and the
+  clicked cell; changed flags are wrong flags.
+* Revealed cells never change, so every revealed number in every frame of the game is the count
+  of mines around it in that layout. As a check, every revealed cell that gets the same number
+  must look pixel-identical, and different numbers must look different (``check_looks``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from minebot.board import CELL_CHARS, Board, Cell, neighbour_count  # noqa: E402
+from minebot.desktop.capture import Screen  # noqa: E402
+from minebot.desktop.mines import _DBUS_CONFIG  # noqa: E402
+from minebot.desktop.window import X11  # noqa: E402
+from minebot.desktop.xvfb import DesktopError, Xvfb, stop_process_group  # noqa: E402
+
+SCREEN = (1280, 1024)
+PARK = (SCREEN[0] - 4, SCREEN[1] - 4)        # pointer parked off every window
+LOOK_TOLERANCE = 2.0                          # mean |diff| below which two cell crops are "the same"
+
+
+def version_of(package: str) -> str:
+    out = subprocess.run(["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True)
+    return out.stdout.strip() or "unknown"
+
+
+# -- a game on its own display -----------------------------------------------------------------
+
+@dataclass
+class Geometry:
+    """Where the cells are, in window coordinates: cell (r, c) spans
+    x0 + c*pitch .. x0 + c*pitch + pitch - 1 (likewise y)."""
+    x0: int
+    y0: int
+    pitch: int
+    rows: int
+    cols: int
+
+    def centre(self, r: int, c: int) -> tuple[int, int]:
+        return self.x0 + c * self.pitch + self.pitch // 2, self.y0 + r * self.pitch + self.pitch // 2
+
+    def crop(self, img: np.ndarray, r: int, c: int, inset: int | None = None) -> np.ndarray:
+        """The cell's pixels less an inset (KMines' tile edges let the background through)."""
+        x, y, p = self.x0 + c * self.pitch, self.y0 + r * self.pitch, self.pitch
+        inset = max(1, p // 8) if inset is None else inset
+        return img[y + inset: y + p - inset, x + inset: x + p - inset].astype(np.int16)
+
+    def board_rect(self) -> list[int]:
+        return [self.x0, self.y0, self.x0 + self.cols * self.pitch, self.y0 + self.rows * self.pitch]
+
+
+def same(a: np.ndarray, b: np.ndarray) -> bool:
+    return a.shape == b.shape and float(np.abs(a - b).mean()) < LOOK_TOLERANCE
+
+
+class Session:
+    """One game process on one private Xvfb."""
+
+    def __init__(self, argv: list[str], match: str, env_extra: dict | None = None,
+                 window: tuple[int, int] | None = None, home: Path | None = None) -> None:
+        self.argv, self.match, self.env_extra = argv, match.lower(), env_extra or {}
+        self.want_window, self.home = window, home
+        self.xvfb = Xvfb(*SCREEN)
+        self.proc: subprocess.Popen | None = None
+
+    def __enter__(self) -> "Session":
+        self.xvfb.start()
+        try:
+            self.env = self.xvfb.env()
+            self.env.pop("DBUS_SESSION_BUS_ADDRESS", None)
+            self.env.update(self.env_extra)
+            log = open(tempfile.mktemp(prefix="clone-game-", suffix=".log"), "wb")
+            self.log_path = log.name
+            self.proc = subprocess.Popen(self.argv, env=self.env, stdin=subprocess.DEVNULL,
+                                         stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                                         cwd=str(self.home or tempfile.gettempdir()))
+            log.close()
+            self.x = X11(self.xvfb.display)
+            self.screen = Screen(self.xvfb.display)
+            self.window = self.wait_window()
+            if self.want_window:
+                self.xdo("windowsize", str(self.window.id), *map(str, self.want_window))
+                time.sleep(1.0)
+                self.window = self.wait_window()
+            self.xdo("mousemove", *map(str, PARK))
+            time.sleep(0.8)
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        proc, self.proc = self.proc, None
+        stop_process_group(proc)
+        self.xvfb.stop()
+        if getattr(self, "log_path", None):
+            Path(self.log_path).unlink(missing_ok=True)
+
+    def find(self):
+        best = None
+        for info in self.x.windows():
+            if info.viewable and any(self.match in c.lower() for c in info.wm_class):
+                if best is None or info.rect.width * info.rect.height > best.rect.width * best.rect.height:
+                    best = info
+        return best
+
+    def wait_window(self, timeout: float = 20.0):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc is not None and self.proc.poll() is not None:
+                raise DesktopError(f"{self.argv[-1]} exited at start")
+            info = self.find()
+            if info is not None:
+                return info
+            time.sleep(0.1)
+        raise DesktopError(f"no {self.match} window within {timeout:.0f} s")
+
+    def xdo(self, *args: str) -> None:
+        subprocess.run(["xdotool", *args], env=self.env, check=True, capture_output=True)
+
+    def grab(self, settle: float = 0.35) -> np.ndarray:
+        time.sleep(settle)
+        return self.screen.grab(self.window.rect)
+
+    def click(self, geo: Geometry, r: int, c: int, button: int = 1) -> None:
+        x, y = geo.centre(r, c)
+        self.xdo("mousemove", str(self.window.rect.left + x), str(self.window.rect.top + y),
+                 "click", str(button), "mousemove", *map(str, PARK))
+
+    def xprop(self) -> str:
+        out = subprocess.run(["xprop", "-id", str(self.window.id), "WM_NAME", "_NET_WM_NAME", "WM_CLASS",
+                              "_NET_WM_PID"], env=self.env, capture_output=True)
+        return out.stdout.decode("latin-1").strip()
+
+
+# -- one game, from fresh to lost ---------------------------------------------------------------
+
+@dataclass
+class Frame:
+    name: str
+    img: np.ndarray
+    marks: dict                      # (r, c) -> Cell.FLAG / Cell.QUESTION at the time
+    state: str = "playing"
+
+
+@dataclass
+class Game:
+    geo: Geometry
+    mines_total: int
+    covered: np.ndarray              # the covered-tile look
+    frames: list = field(default_factory=list)
+    clicks: list = field(default_factory=list)
+    mines: np.ndarray | None = None
+    exploded: tuple | None = None
+
+    def looks_covered(self, img: np.ndarray) -> np.ndarray:
+        g = self.geo
+        return np.array([[same(g.crop(img, r, c), self.covered) for c in range(g.cols)]
+                         for r in range(g.rows)])
+
+    def changed(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        g = self.geo
+        return np.array([[not same(g.crop(a, r, c), g.crop(b, r, c)) for c in range(g.cols)]
+                         for r in range(g.rows)])
+
+
+def connected_from(mask: np.ndarray, start: tuple[int, int]) -> np.ndarray:
+    seen = np.zeros_like(mask)
+    if not mask[start]:
+        return seen
+    stack = [start]
+    seen[start] = True
+    while stack:
+        r, c = stack.pop()
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                rr, cc = r + dr, c + dc
+                if 0 <= rr < mask.shape[0] and 0 <= cc < mask.shape[1] and mask[rr, cc] and not seen[rr, cc]:
+                    seen[rr, cc] = True
+                    stack.append((rr, cc))
+    return seen
+
+
+def play_to_loss(s: Session, game: Game, rng: random.Random, first: np.ndarray, *,
+                 mid_after: float, n_flags: int = 2, n_question: int = 1, lost_settle: float = 0.5,
+                 mid_clicks: int | None = None) -> None:
+    """Click random covered cells until the game is lost; keep fresh/mid/lost frames."""
+    g = game.geo
+    marks: dict = {}
+    game.frames.append(Frame("fresh", first, dict(marks)))
+    prev = first
+    mid_done = False
+    safe_clicks = 0
+    for _ in range(400):
+        cov = game.looks_covered(prev)
+        free = [(r, c) for r in range(g.rows) for c in range(g.cols) if cov[r, c] and (r, c) not in marks]
+        if not free:
+            raise DesktopError("no covered cell left to click")
+        cell = rng.choice(free)
+        s.click(g, *cell)
+        game.clicks.append({"cell": list(cell), "button": "left"})
+        now = s.grab()
+        ch = game.changed(prev, now)
+        if not ch[cell]:
+            raise DesktopError(f"click on {cell} changed nothing")
+        if (ch & ~connected_from(ch, cell)).any():
+            if not mid_done:
+                raise DesktopError("lost before the mid-game frame")
+            # cells changed away from the click: the game was lost, all mines are shown
+            time.sleep(lost_settle)                   # KMines' "You have lost." popup fades in 4 s
+            final = s.grab()
+            again = s.grab(0.5)
+            if not same(final.astype(np.int16), again.astype(np.int16)):
+                raise DesktopError("the lost frame is still changing")
+            ch = game.changed(prev, final)
+            mines = np.zeros((g.rows, g.cols), bool)
+            for r in range(g.rows):
+                for c in range(g.cols):
+                    m = marks.get((r, c))
+                    if m == Cell.FLAG:
+                        mines[r, c] = not ch[r, c]              # right flags stay, wrong ones change
+                    elif cov[r, c] or m == Cell.QUESTION:
+                        mines[r, c] = ch[r, c]
+                    elif ch[r, c]:
+                        raise DesktopError(f"revealed cell {(r, c)} changed at the loss")
+            mines[cell] = True
+            if int(mines.sum()) != game.mines_total:
+                raise DesktopError(f"loss shows {int(mines.sum())} mines, the game has {game.mines_total}")
+            game.mines, game.exploded = mines, cell
+            game.frames.append(Frame("lost", final, dict(marks), "lost"))
+            return
+        prev = now
+        revealed = (~game.looks_covered(now)).sum() - len(marks)
+        safe_clicks += 1
+        if not mid_done and (revealed >= mid_after * g.rows * g.cols
+                             or (mid_clicks is not None and safe_clicks >= mid_clicks)):
+            # a few marks on cells away from everything open, then the mid-game frame
+            cov = game.looks_covered(now)
+            far = [(r, c) for r in range(g.rows) for c in range(g.cols)
+                   if cov[r, c] and neighbour_count(~cov)[r, c] == 0 and (r, c) not in marks]
+            rng.shuffle(far)
+            for i, m in enumerate(far[: n_flags + n_question]):
+                presses = 1 if i < n_flags else 2      # flag, or flag -> "?"
+                for _ in range(presses):
+                    s.click(g, *m, button=3)
+                    game.clicks.append({"cell": list(m), "button": "right"})
+                marks[m] = Cell.FLAG if i < n_flags else Cell.QUESTION
+            prev = s.grab()
+            game.frames.append(Frame("mid", prev, dict(marks)))
+            mid_done = True
+    raise DesktopError("no loss after 400 clicks")
+
+
+def truth_boards(game: Game) -> dict[str, Board]:
+    g, mines = game.geo, game.mines
+    counts = neighbour_count(mines)
+    out = {}
+    for fr in game.frames:
+        cov = game.looks_covered(fr.img)
+        rows = []
+        for r in range(g.rows):
+            line = ""
+            for c in range(g.cols):
+                m = fr.marks.get((r, c))
+                if fr.state == "lost":
+                    if (r, c) == game.exploded:
+                        line += "X"
+                    elif m == Cell.FLAG:
+                        line += "F" if mines[r, c] else "W"
+                    elif mines[r, c]:
+                        line += "*"
+                    elif m == Cell.QUESTION:
+                        line += "?"
+                    elif cov[r, c]:
+                        line += "-"
+                    else:
+                        line += str(int(counts[r, c]))
+                else:
+                    if m is not None:
+                        line += "F" if m == Cell.FLAG else "?"
+                    elif cov[r, c]:
+                        line += "-"
+                    else:
+                        if mines[r, c]:
+                            raise DesktopError(f"{fr.name}: revealed cell {(r, c)} is a mine")
+                        line += str(int(counts[r, c]))
+            rows.append(line)
+        header = {"rows": g.rows, "cols": g.cols, "mines": game.mines_total, "state": fr.state}
+        out[fr.name] = Board.parse(json.dumps(header) + "\n" + "\n".join(rows) + "\n")
+    return out
+
+
+def check_looks(game: Game, boards: dict[str, Board]) -> list[str]:
+    """The truth must agree with the pixels: each cell's most similar other cell (by mean
+    absolute difference, other positions only) must carry the same code. Checked on every cell
+    of the lost frame (it holds every revealed cell of the game) and on the marks of the other
+    frames. Nearest-neighbour rather than exact equality because KMines draws its tiles partly
+    transparent over a background gradient, so one code looks slightly different by position."""
+    g = game.geo
+    samples = []
+    for fr in game.frames:
+        b = boards[fr.name]
+        for r in range(g.rows):
+            for c in range(g.cols):
+                if fr.state == "lost" or (r, c) in fr.marks:
+                    samples.append((int(b.cells[r, c]), (r, c), fr.name, g.crop(fr.img, r, c).ravel()))
+    codes = np.array([s[0] for s in samples])
+    pos = [s[1] for s in samples]
+    x = np.stack([s[3] for s in samples]).astype(np.float32)
+    problems = []
+    for i in range(len(samples)):
+        if (codes == codes[i]).sum() - sum(1 for j, p in enumerate(pos) if p == pos[i] and codes[j] == codes[i]) == 0:
+            continue                                    # the only cell with this code: nothing to compare
+        d = np.abs(x - x[i]).mean(axis=1)
+        for j, p in enumerate(pos):
+            if p == pos[i]:
+                d[j] = np.inf
+        j = int(np.argmin(d))
+        if codes[j] != codes[i]:
+            problems.append(f"{samples[i][2]} {pos[i]}: truth {CELL_CHARS[codes[i]]} but it looks most "
+                            f"like {pos[j]} ({CELL_CHARS[codes[j]]})")
+    return problems
+
+
+# -- writing -----------------------------------------------------------------------------------
+
+def write_game(out: Path, stem: str, game: Game, meta: dict, only: tuple[str, ...] | None = None) -> list[str]:
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_vision_truth import logic_problems
+    boards = truth_boards(game)
+    problems = check_looks(game, boards)
+    for name, b in boards.items():
+        problems += [f"{name}: {p}" for p in logic_problems(b, game.mines_total)]
+    if problems:
+        raise DesktopError("truth check failed: " + "; ".join(problems[:8]))
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for fr in game.frames:
+        if only and fr.name not in only:
+            continue
+        name = f"{stem}-{fr.name}"
+        cv2.imwrite(str(out / f"{name}.png"), fr.img, [cv2.IMWRITE_PNG_COMPRESSION, 9])
+        boards[fr.name].save(out / f"{name}.board")
+        m = dict(meta, phase=fr.name, state=fr.state, window=[int(fr.img.shape[1]), int(fr.img.shape[0])],
+                 crop="window", board_rect_in_image=game.geo.board_rect(),
+                 first_cell_origin=[game.geo.x0, game.geo.y0], cell_pitch=game.geo.pitch,
+                 rows=game.geo.rows, cols=game.geo.cols, mines=game.mines_total,
+                 marks={f"{r},{c}": ("F" if v == Cell.FLAG else "?") for (r, c), v in sorted(fr.marks.items())},
+                 truth=("lost game: the frame shows every mine; numbers are mine counts of that layout"
+                        if fr.state == "lost" else
+                        "the same game's lost frame shows every mine; revealed cells never change, so each "
+                        "number here is the mine count around it in that layout"),
+                 truth_checks=["logic_problems", "each cell's most similar other cell (mean absolute difference) carries the same truth code"],
+                 pointer="parked off the window")
+        (out / f"{name}.json").write_text(json.dumps(m, indent=1) + "\n")
+        written.append(name)
+        print(f"wrote {out / name}.png", flush=True)
+    return written
+
+
+# -- xdemineur ---------------------------------------------------------------------------------
+
+XDEMINEUR = "/usr/games/xdemineur"
+XD_ORIGIN, XD_PITCH = (16, 81), 21
+"""Cell (r, c) is x 16+21c..35+21c, y 81+21r..100+21r inside the window; 1 px black lines at
+x = 15+21c and y = 80+21r (measured on the screenshots)."""
+
+
+def record_xdemineur(out: Path, rng: random.Random, cols: int = 30, rows: int = 16, mines: int = 100,
+                     stem: str | None = None, mid_after: float = 0.25, mid_clicks: int | None = 2) -> list[str]:
+    argv = [XDEMINEUR]
+    if (cols, rows, mines) != (30, 16, 100):
+        argv += ["-geometry", f"{cols}x{rows}", "-m", str(mines)]
+    for attempt in range(8):
+        with Session(argv, "xdemineur") as s:
+            geo = Geometry(XD_ORIGIN[0], XD_ORIGIN[1], XD_PITCH, rows, cols)
+            first = s.grab(0.5)
+            # the covered look: the most common cell crop of the fresh board
+            crops = [geo.crop(first, r, c) for r in range(rows) for c in range(cols)]
+            counts = [sum(same(a, b) for b in crops[::7]) for a in crops[::7]]
+            covered = crops[::7][int(np.argmax(counts))]
+            game = Game(geo, mines, covered)
+            try:
+                play_to_loss(s, game, rng, first, mid_after=mid_after, mid_clicks=mid_clicks)
+                meta = {"game": f"xdemineur {version_of('xdemineur')}", "theme": "built-in",
+                        "argv": argv[1:], "window_id": s.xprop(),
+                        "screen": list(SCREEN),
+                        "window_rect_on_screen": [s.window.rect.left, s.window.rect.top,
+                                                  s.window.rect.width, s.window.rect.height],
+                        "clicks": game.clicks}
+                return write_game(out, stem or f"xdemineur-{cols}x{rows}-{mines}", game, meta)
+            except DesktopError as exc:
+                print(f"xdemineur attempt {attempt + 1}: {exc}", flush=True)
+    raise DesktopError("xdemineur: no good game in 8 attempts")
+
+
+def record_xdemineur_won(out: Path, cols: int = 12, rows: int = 8, mines: int = 4,
+                         attempts: int = 15) -> list[str]:
+    """A won xdemineur game without guessing: with few mines the opening xdemineur makes by
+    itself often leaves exactly ``mines`` cells covered; those are the mines (proof: every
+    other cell is open), and flagging them wins (xdemineur declares a win only when every
+    mine is flagged and every other cell open)."""
+    argv = [XDEMINEUR, "-geometry", f"{cols}x{rows}", "-m", str(mines)]
+    geo = Geometry(XD_ORIGIN[0], XD_ORIGIN[1], XD_PITCH, rows, cols)
+    for attempt in range(attempts):
+        with Session(argv, "xdemineur") as s:
+            first = s.grab(0.5)
+            # a covered cell is a raised tile: white bevel at its top-left, grey (#7f7f7f) at its
+            # bottom-right; an open cell is flat grey
+            def raised(r, c):
+                x, y = geo.x0 + c * geo.pitch, geo.y0 + r * geo.pitch
+                return (first[y + 1, x + 1] == 255).all() and (first[y + 18, x + 18] == 127).all()
+            cells = [(r, c) for r in range(rows) for c in range(cols) if raised(r, c)]
+            if len(cells) != mines:
+                continue
+            game = Game(geo, mines, geo.crop(first, *cells[0]))
+            game.mines = np.zeros((rows, cols), bool)
+            for rc in cells:
+                game.mines[rc] = True
+            for rc in cells:
+                s.click(geo, *rc, button=3)
+                game.clicks.append({"cell": list(rc), "button": "right"})
+            won = s.grab(0.5)
+            if not all(game.changed(first, won)[rc] for rc in cells):
+                raise DesktopError("a right-click on a covered cell did not flag it")
+            marks = {rc: Cell.FLAG for rc in cells}
+            game.frames = [Frame("won", won, marks, "won")]
+            board = won_board(game)
+            sys.path.insert(0, str(ROOT / "tests"))
+            from test_vision_truth import logic_problems
+            problems = logic_problems(board, mines)
+            if problems:
+                raise DesktopError("won board: " + "; ".join(problems))
+            name = f"xdemineur-{cols}x{rows}-{mines}-won"
+            out.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(out / f"{name}.png"), won, [cv2.IMWRITE_PNG_COMPRESSION, 9])
+            board.save(out / f"{name}.board")
+            meta = {"game": f"xdemineur {version_of('xdemineur')}", "theme": "built-in", "argv": argv[1:],
+                    "window_id": s.xprop(), "screen": list(SCREEN),
+                    "window_rect_on_screen": [s.window.rect.left, s.window.rect.top,
+                                              s.window.rect.width, s.window.rect.height],
+                    "phase": "won", "state": "won", "window": [int(won.shape[1]), int(won.shape[0])],
+                    "crop": "window", "board_rect_in_image": geo.board_rect(),
+                    "first_cell_origin": [geo.x0, geo.y0], "cell_pitch": geo.pitch,
+                    "rows": rows, "cols": cols, "mines": mines, "clicks": game.clicks,
+                    "marks": {f"{r},{c}": "F" for r, c in cells},
+                    "truth": f"xdemineur's own opening left exactly {mines} cells covered, all others open, "
+                             f"so those {mines} are the mines; flagging them won the game; numbers are the "
+                             "mine counts of that layout",
+                    "truth_checks": ["logic_problems", "each of those cells changed when right-clicked (flagged)"],
+                    "pointer": "parked off the window"}
+            (out / f"{name}.json").write_text(json.dumps(meta, indent=1) + "\n")
+            print(f"wrote {out / name}.png (attempt {attempt + 1})", flush=True)
+            return [name]
+    raise DesktopError(f"xdemineur: no opening left exactly {mines} cells covered in {attempts} games")
+
+
+def won_board(game: Game) -> Board:
+    g, mines = game.geo, game.mines
+    counts = neighbour_count(mines)
+    rows = ["".join("F" if mines[r, c] else str(int(counts[r, c])) for c in range(g.cols)) for r in range(g.rows)]
+    header = {"rows": g.rows, "cols": g.cols, "mines": game.mines_total, "state": "won"}
+    return Board.parse(json.dumps(header) + "\n" + "\n".join(rows) + "\n")
+
+
+# -- KMines ------------------------------------------------------------------------------------
+
+KMINES = "/usr/games/kmines"
+KM_LEVELS = {"Easy": (9, 9, 10), "Medium": (16, 16, 40), "Hard": (16, 30, 99)}
+
+
+def kmines_home(theme: str, level: str) -> Path:
+    home = Path(tempfile.mkdtemp(prefix="clone-kmines-"))
+    (home / "config").mkdir()
+    (home / "config" / "kminesrc").write_text(
+        "[General]\nkmines_reset=false\nquestion mark=true\n\n"
+        f"[KgDifficulty]\nLevel={level}\n\n[KgTheme]\nTheme=themes/{theme}.desktop\n")
+    (home / "dbus.conf").write_text(_DBUS_CONFIG)
+    return home
+
+
+MEASURED: dict[tuple[int, int, int, int], Geometry] = {}
+"""KMines geometry measured per (rows, cols, window width, window height)."""
+
+
+def measure_kmines(s: Session, rows: int, cols: int) -> tuple[Geometry, np.ndarray]:
+    """Press the left button at the window centre (the board is centred in the view): the
+    pressed look fills exactly one cell, which gives the pitch; covered tiles repeat at that
+    pitch to the board's edges. Release off the board, which undoes the press."""
+    before = s.grab(0.3)
+    w = s.window.rect
+    cx, cy = w.width // 2, w.height // 2
+    s.xdo("mousemove", str(w.left + cx), str(w.top + cy), "mousedown", "1")
+    pressed = s.grab(0.3)
+    s.xdo("mousemove", *map(str, PARK), "mouseup", "1")
+    diff = np.abs(before.astype(np.int16) - pressed.astype(np.int16)).sum(axis=2) > 0
+    ys, xs = np.nonzero(diff)
+    if not len(xs):
+        raise DesktopError("pressing the window centre changed nothing")
+    x1, x2, y1, y2 = xs.min(), xs.max(), ys.min(), ys.max()
+    key = (rows, cols, w.width, w.height)
+    geo = None
+    if abs((x2 - x1) - (y2 - y1)) <= 1 and x2 - x1 >= 8:
+        pitch = int(max(x2 - x1, y2 - y1)) + 1
+        k = max(1, pitch // 8)
+        tile = before[y1 + k: y1 + pitch - k, x1 + k: x1 + pitch - k].astype(np.int16)
+
+        def is_tile(x, y):
+            return x >= 0 and y >= 0 and same(before[y + k: y + pitch - k, x + k: x + pitch - k].astype(np.int16), tile)
+
+        left, top = x1, y1
+        while is_tile(left - pitch, y1):
+            left -= pitch
+        while is_tile(x1, top - pitch):
+            top -= pitch
+        geo = Geometry(int(left), int(top), pitch, rows, cols)
+        n_c = sum(is_tile(left + k_ * pitch, top) for k_ in range(cols + 1))
+        n_r = sum(is_tile(left, top + k_ * pitch) for k_ in range(rows + 1))
+        if (n_c, n_r) == (cols, rows):
+            MEASURED[key] = geo
+        else:
+            geo = None
+    if geo is not None:
+        pass
+    elif key in MEASURED:
+        # A theme whose pressed look does not fill the cell (green: a small signpost on grass):
+        # the layout does not depend on the theme (minefielditem.cpp resizeToFitInRect), so use
+        # the one measured at this window size and level, and check the press fell mid-cell.
+        geo = MEASURED[key]
+        px, py = (x1 + x2) / 2, (y1 + y2) / 2
+        c, r = int((px - geo.x0) // geo.pitch), int((py - geo.y0) // geo.pitch)
+        ex, ey = geo.centre(r, c)
+        if abs(ex - px) > 3 or abs(ey - py) > 3:
+            raise DesktopError(f"pressed look centred at {px},{py}, expected cell centre {ex},{ey}")
+    else:
+        raise DesktopError("the pressed look does not fill a cell and no geometry was measured "
+                           "at this size with another theme")
+    time.sleep(0.3)
+    return geo, geo.crop(before, 0, 0)
+
+
+def record_kmines(out: Path, rng: random.Random, theme: str, level: str, window: tuple[int, int],
+                  only: tuple[str, ...] | None = None, mid_after: float = 0.3,
+                  mid_clicks: int | None = 3) -> list[str]:
+    rows, cols, mines = KM_LEVELS[level]
+    for attempt in range(6):
+        home = kmines_home(theme, level)
+        kminesrc = (home / "config" / "kminesrc").read_text().splitlines()
+        env = {"XDG_CONFIG_HOME": str(home / "config"), "XDG_DATA_HOME": str(home / "data"),
+               "XDG_CACHE_HOME": str(home / "cache"), "HOME": str(home), "NO_AT_BRIDGE": "1",
+               "QT_QPA_PLATFORM": "xcb", "XDG_RUNTIME_DIR": str(home / "run")}
+        (home / "run").mkdir(mode=0o700)
+        argv = ["dbus-run-session", f"--config-file={home / 'dbus.conf'}", "--", KMINES]
+        try:
+            with Session(argv, "kmines", env, window=window, home=home) as s:
+                time.sleep(1.0)
+                geo, covered = measure_kmines(s, rows, cols)
+                first = s.grab(0.3)
+                game = Game(geo, mines, covered)
+                if not game.looks_covered(first).all():
+                    raise DesktopError("the fresh board is not all covered tiles at the measured geometry")
+                try:
+                    play_to_loss(s, game, rng, first, mid_after=mid_after, mid_clicks=mid_clicks,
+                                 lost_settle=6.0)
+                    # no "Reset the Game?" box may be open
+                    others = [i for i in s.x.windows() if i.viewable and i.id != s.window.id]
+                    if others:
+                        raise DesktopError(f"other windows open after the loss: {[o.title for o in others]}")
+                    meta = {"game": f"kmines {version_of('kmines')}", "theme": theme, "level": level,
+                            "kminesrc": kminesrc,
+                            "window_id": s.xprop(), "screen": list(SCREEN),
+                            "window_rect_on_screen": [s.window.rect.left, s.window.rect.top,
+                                                      s.window.rect.width, s.window.rect.height],
+                            "clicks": game.clicks}
+                    w = s.window.rect
+                    return write_game(out, f"{theme}-{cols}x{rows}-{w.width}x{w.height}", game, meta, only)
+                except DesktopError as exc:
+                    print(f"kmines {theme} attempt {attempt + 1}: {exc}", flush=True)
+        finally:
+            shutil.rmtree(home, ignore_errors=True)
+    raise DesktopError(f"kmines {theme}: no good game in 6 attempts")
+
+
+def record_kmines_won(out: Path, theme: str = "classic", window: tuple[int, int] = (640, 480),
+                      size: tuple[int, int, int] = (12, 12, 4), attempts: int = 8) -> list[str]:
+    """A won KMines game without guessing: a custom board with few mines, first click in the
+    middle (KMines keeps it and its neighbours mine-free); when that opening leaves only mines
+    covered KMines declares the win at once and flags them all. Truth: the flagged cells are
+    the mines (the flag look is learnt first by flagging and unflagging a cell), their number is
+    the mine total, every other cell is open."""
+    rows, cols, mines = size
+    for attempt in range(attempts):
+        home = kmines_home(theme, "Custom")
+        rc = home / "config" / "kminesrc"
+        rc.write_text(rc.read_text() + f"\n[Options]\ncustom width={cols}\ncustom height={rows}\n"
+                      f"custom mines={mines}\n")
+        kminesrc = rc.read_text().splitlines()
+        env = {"XDG_CONFIG_HOME": str(home / "config"), "XDG_DATA_HOME": str(home / "data"),
+               "XDG_CACHE_HOME": str(home / "cache"), "HOME": str(home), "NO_AT_BRIDGE": "1",
+               "QT_QPA_PLATFORM": "xcb"}
+        argv = ["dbus-run-session", f"--config-file={home / 'dbus.conf'}", "--", KMINES]
+        try:
+            with Session(argv, "kmines", env, window=window, home=home) as s:
+                time.sleep(1.0)
+                geo, covered = measure_kmines(s, rows, cols)
+                game = Game(geo, mines, covered)
+                s.click(geo, 0, 0, button=3)
+                flagged = s.grab()
+                flag_look = geo.crop(flagged, 0, 0)
+                s.click(geo, 0, 0, button=3)
+                s.click(geo, 0, 0, button=3)
+                first = s.grab()
+                if not game.looks_covered(first).all():
+                    raise DesktopError("unflagging did not give a fresh board")
+                mid = (rows // 2, cols // 2)
+                s.click(geo, *mid)
+                game.clicks.append({"cell": list(mid), "button": "left"})
+                time.sleep(6.0)                     # "Congratulations! You have won!" fades in 4 s
+                dialogs = [i for i in s.x.windows() if i.viewable and i.id != s.window.id]
+                for d in dialogs:                   # the high-score name box
+                    s.xdo("windowfocus", str(d.id))
+                    s.xdo("key", "Escape")
+                time.sleep(0.8)
+                left = [i.title for i in s.x.windows() if i.viewable and i.id != s.window.id]
+                if left:
+                    raise DesktopError(f"windows still open over the board: {left}")
+                won = s.grab(0.5)
+                is_flag = np.array([[same(geo.crop(won, r, c), flag_look) for c in range(cols)]
+                                    for r in range(rows)])
+                if int(is_flag.sum()) != mines or game.looks_covered(won).any():
+                    print(f"kmines won attempt {attempt + 1}: not won by the first click ({int(is_flag.sum())} flag looks, "
+                          f"{int(game.looks_covered(won).sum())} covered)", flush=True)
+                    continue
+                game.mines = is_flag
+                game.frames = [Frame("won", won, {tuple(x): Cell.FLAG for x in np.argwhere(is_flag)}, "won")]
+                board = won_board(game)
+                sys.path.insert(0, str(ROOT / "tests"))
+                from test_vision_truth import logic_problems
+                problems = logic_problems(board, mines)
+                if problems:
+                    raise DesktopError("won board: " + "; ".join(problems))
+                name = f"{theme}-{cols}x{rows}-{window[0]}x{window[1]}-{mines}-won"
+                out.mkdir(parents=True, exist_ok=True)
+                cv2.imwrite(str(out / f"{name}.png"), won, [cv2.IMWRITE_PNG_COMPRESSION, 9])
+                board.save(out / f"{name}.board")
+                meta = {"game": f"kmines {version_of('kmines')}", "theme": theme, "level": "Custom",
+                        "kminesrc": kminesrc, "window_id": s.xprop(), "screen": list(SCREEN),
+                        "window_rect_on_screen": [s.window.rect.left, s.window.rect.top,
+                                                  s.window.rect.width, s.window.rect.height],
+                        "phase": "won", "state": "won", "window": [int(won.shape[1]), int(won.shape[0])],
+                        "crop": "window", "board_rect_in_image": geo.board_rect(),
+                        "first_cell_origin": [geo.x0, geo.y0], "cell_pitch": geo.pitch,
+                        "rows": rows, "cols": cols, "mines": mines, "clicks": game.clicks,
+                        "high_score_dialog_closed": [d.title for d in dialogs],
+                        "truth": "won by the first click: KMines flagged the remaining cells, which look exactly "
+                                 "like the flag placed (and removed) before the game, and there are as many as "
+                                 "mines; numbers are the mine counts of that layout",
+                        "truth_checks": ["logic_problems", "flag look learnt on the same board"],
+                        "pointer": "parked off the window"}
+                (out / f"{name}.json").write_text(json.dumps(meta, indent=1) + "\n")
+                print(f"wrote {out / name}.png (attempt {attempt + 1})", flush=True)
+                return [name]
+        finally:
+            shutil.rmtree(home, ignore_errors=True)
+    raise DesktopError(f"kmines: the first click did not win in {attempts} games")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", type=Path, default=ROOT / "fixtures")
+    ap.add_argument("--only", choices=("xdemineur", "kmines"))
+    ap.add_argument("--seed", type=int, default=13)
+    args = ap.parse_args(argv)
+    rng = random.Random(args.seed)
+    if args.only in (None, "xdemineur"):
+        record_xdemineur(args.out / "xdemineur", rng)
+        record_xdemineur(args.out / "xdemineur", rng, cols=12, rows=10, mines=15)
+        record_xdemineur_won(args.out / "xdemineur")
+    if args.only in (None, "kmines"):
+        km = args.out / "kmines"
+        record_kmines(km, rng, "classic", "Easy", (640, 480))
+        record_kmines(km, rng, "classic", "Medium", (1000, 800))
+        record_kmines(km, rng, "default", "Easy", (800, 600), only=("mid", "lost"))
+        record_kmines(km, rng, "green", "Easy", (800, 600), only=("mid", "lost"))
+        record_kmines_won(km)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
