@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 from minebot.board import CELL_CHARS, Board, Cell, neighbour_count  # noqa: E402
 from minebot.desktop.capture import Screen  # noqa: E402
-from minebot.desktop.mines import _DBUS_CONFIG  # noqa: E402
+from minebot.desktop.session import NO_SERVICES_BUS  # noqa: E402
 from minebot.desktop.window import X11  # noqa: E402
 from minebot.desktop.xvfb import DesktopError, Xvfb, stop_process_group  # noqa: E402
 
@@ -458,16 +458,8 @@ def record_xdemineur_won(out: Path, cols: int = 12, rows: int = 8, mines: int = 
                 raise DesktopError("a right-click on a covered cell did not flag it")
             marks = {rc: Cell.FLAG for rc in cells}
             game.frames = [Frame("won", won, marks, "won")]
-            board = won_board(game)
-            sys.path.insert(0, str(ROOT / "tests"))
-            from test_vision_truth import logic_problems
-            problems = logic_problems(board, mines)
-            if problems:
-                raise DesktopError("won board: " + "; ".join(problems))
             name = f"xdemineur-{cols}x{rows}-{mines}-won"
-            out.mkdir(parents=True, exist_ok=True)
-            cv2.imwrite(str(out / f"{name}.png"), won, [cv2.IMWRITE_PNG_COMPRESSION, 9])
-            board.save(out / f"{name}.board")
+            board = save_won(game, won, mines, out, name)
             meta = {"game": f"xdemineur {version_of('xdemineur')}", "theme": "built-in", "argv": argv[1:],
                     "window_id": s.xprop(), "screen": list(SCREEN),
                     "window_rect_on_screen": [s.window.rect.left, s.window.rect.top,
@@ -502,13 +494,27 @@ KMINES = "/usr/games/kmines"
 KM_LEVELS = {"Easy": (9, 9, 10), "Medium": (16, 16, 40), "Hard": (16, 30, 99)}
 
 
+
+def save_won(game, image: np.ndarray, mines: int, out: Path, name: str) -> Board:
+    """The won frame's truth board, checked against the rules, saved with its PNG."""
+    board = won_board(game)
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_vision_truth import logic_problems
+    problems = logic_problems(board, mines)
+    if problems:
+        raise DesktopError("won board: " + "; ".join(problems))
+    out.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(out / f"{name}.png"), image, [cv2.IMWRITE_PNG_COMPRESSION, 9])
+    board.save(out / f"{name}.board")
+    return board
+
 def kmines_home(theme: str, level: str) -> Path:
     home = Path(tempfile.mkdtemp(prefix="clone-kmines-"))
     (home / "config").mkdir()
     (home / "config" / "kminesrc").write_text(
         "[General]\nkmines_reset=false\nquestion mark=true\n\n"
         f"[KgDifficulty]\nLevel={level}\n\n[KgTheme]\nTheme=themes/{theme}.desktop\n")
-    (home / "dbus.conf").write_text(_DBUS_CONFIG)
+    (home / "dbus.conf").write_text(NO_SERVICES_BUS)
     return home
 
 
@@ -666,16 +672,8 @@ def record_kmines_won(out: Path, theme: str = "classic", window: tuple[int, int]
                     continue
                 game.mines = is_flag
                 game.frames = [Frame("won", won, {tuple(x): Cell.FLAG for x in np.argwhere(is_flag)}, "won")]
-                board = won_board(game)
-                sys.path.insert(0, str(ROOT / "tests"))
-                from test_vision_truth import logic_problems
-                problems = logic_problems(board, mines)
-                if problems:
-                    raise DesktopError("won board: " + "; ".join(problems))
                 name = f"{theme}-{cols}x{rows}-{window[0]}x{window[1]}-{mines}-won"
-                out.mkdir(parents=True, exist_ok=True)
-                cv2.imwrite(str(out / f"{name}.png"), won, [cv2.IMWRITE_PNG_COMPRESSION, 9])
-                board.save(out / f"{name}.board")
+                board = save_won(game, won, mines, out, name)
                 meta = {"game": f"kmines {version_of('kmines')}", "theme": theme, "level": "Custom",
                         "kminesrc": kminesrc, "window_id": s.xprop(), "screen": list(SCREEN),
                         "window_rect_on_screen": [s.window.rect.left, s.window.rect.top,
