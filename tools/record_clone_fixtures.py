@@ -459,22 +459,13 @@ def record_xdemineur_won(out: Path, cols: int = 12, rows: int = 8, mines: int = 
             marks = {rc: Cell.FLAG for rc in cells}
             game.frames = [Frame("won", won, marks, "won")]
             name = f"xdemineur-{cols}x{rows}-{mines}-won"
-            board = save_won(game, won, mines, out, name)
-            meta = {"game": f"xdemineur {version_of('xdemineur')}", "theme": "built-in", "argv": argv[1:],
-                    "window_id": s.xprop(), "screen": list(SCREEN),
-                    "window_rect_on_screen": [s.window.rect.left, s.window.rect.top,
-                                              s.window.rect.width, s.window.rect.height],
-                    "phase": "won", "state": "won", "window": [int(won.shape[1]), int(won.shape[0])],
-                    "crop": "window", "board_rect_in_image": geo.board_rect(),
-                    "first_cell_origin": [geo.x0, geo.y0], "cell_pitch": geo.pitch,
-                    "rows": rows, "cols": cols, "mines": mines, "clicks": game.clicks,
-                    "marks": {f"{r},{c}": "F" for r, c in cells},
-                    "truth": f"xdemineur's own opening left exactly {mines} cells covered, all others open, "
-                             f"so those {mines} are the mines; flagging them won the game; numbers are the "
-                             "mine counts of that layout",
-                    "truth_checks": ["logic_problems", "each of those cells changed when right-clicked (flagged)"],
-                    "pointer": "parked off the window"}
-            (out / f"{name}.json").write_text(json.dumps(meta, indent=1) + "\n")
+            save_won(game, won, mines, out, name, s, geo, {
+                "game": f"xdemineur {version_of('xdemineur')}", "theme": "built-in", "argv": argv[1:],
+                "marks": {f"{r},{c}": "F" for r, c in cells},
+                "truth": f"xdemineur's own opening left exactly {mines} cells covered, all others open, "
+                         f"so those {mines} are the mines; flagging them won the game; numbers are the "
+                         "mine counts of that layout",
+                "truth_checks": ["logic_problems", "each of those cells changed when right-clicked (flagged)"]})
             print(f"wrote {out / name}.png (attempt {attempt + 1})", flush=True)
             return [name]
     raise DesktopError(f"xdemineur: no opening left exactly {mines} cells covered in {attempts} games")
@@ -495,8 +486,10 @@ KM_LEVELS = {"Easy": (9, 9, 10), "Medium": (16, 16, 40), "Hard": (16, 30, 99)}
 
 
 
-def save_won(game, image: np.ndarray, mines: int, out: Path, name: str) -> Board:
-    """The won frame's truth board, checked against the rules, saved with its PNG."""
+def save_won(game, image: np.ndarray, mines: int, out: Path, name: str, session, geo,
+             meta: dict) -> Board:
+    """The won frame's truth board, checked against the rules, saved with its PNG and the
+    metadata every won fixture carries (plus the game's own ``meta``)."""
     board = won_board(game)
     sys.path.insert(0, str(ROOT / "tests"))
     from test_vision_truth import logic_problems
@@ -506,6 +499,15 @@ def save_won(game, image: np.ndarray, mines: int, out: Path, name: str) -> Board
     out.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(out / f"{name}.png"), image, [cv2.IMWRITE_PNG_COMPRESSION, 9])
     board.save(out / f"{name}.board")
+    rect = session.window.rect
+    meta = {**meta, "window_id": session.xprop(), "screen": list(SCREEN),
+            "window_rect_on_screen": [rect.left, rect.top, rect.width, rect.height],
+            "phase": "won", "state": "won", "window": [int(image.shape[1]), int(image.shape[0])],
+            "crop": "window", "board_rect_in_image": geo.board_rect(),
+            "first_cell_origin": [geo.x0, geo.y0], "cell_pitch": geo.pitch,
+            "rows": board.rows, "cols": board.cols, "mines": mines, "clicks": game.clicks,
+            "pointer": "parked off the window"}
+    (out / f"{name}.json").write_text(json.dumps(meta, indent=1) + "\n")
     return board
 
 def kmines_home(theme: str, level: str) -> Path:
@@ -673,22 +675,13 @@ def record_kmines_won(out: Path, theme: str = "classic", window: tuple[int, int]
                 game.mines = is_flag
                 game.frames = [Frame("won", won, {tuple(x): Cell.FLAG for x in np.argwhere(is_flag)}, "won")]
                 name = f"{theme}-{cols}x{rows}-{window[0]}x{window[1]}-{mines}-won"
-                board = save_won(game, won, mines, out, name)
-                meta = {"game": f"kmines {version_of('kmines')}", "theme": theme, "level": "Custom",
-                        "kminesrc": kminesrc, "window_id": s.xprop(), "screen": list(SCREEN),
-                        "window_rect_on_screen": [s.window.rect.left, s.window.rect.top,
-                                                  s.window.rect.width, s.window.rect.height],
-                        "phase": "won", "state": "won", "window": [int(won.shape[1]), int(won.shape[0])],
-                        "crop": "window", "board_rect_in_image": geo.board_rect(),
-                        "first_cell_origin": [geo.x0, geo.y0], "cell_pitch": geo.pitch,
-                        "rows": rows, "cols": cols, "mines": mines, "clicks": game.clicks,
-                        "high_score_dialog_closed": [d.title for d in dialogs],
-                        "truth": "won by the first click: KMines flagged the remaining cells, which look exactly "
-                                 "like the flag placed (and removed) before the game, and there are as many as "
-                                 "mines; numbers are the mine counts of that layout",
-                        "truth_checks": ["logic_problems", "flag look learnt on the same board"],
-                        "pointer": "parked off the window"}
-                (out / f"{name}.json").write_text(json.dumps(meta, indent=1) + "\n")
+                save_won(game, won, mines, out, name, s, geo, {
+                    "game": f"kmines {version_of('kmines')}", "theme": theme, "level": "Custom",
+                    "kminesrc": kminesrc, "high_score_dialog_closed": [d.title for d in dialogs],
+                    "truth": "won by the first click: KMines flagged the remaining cells, which look exactly "
+                             "like the flag placed (and removed) before the game, and there are as many as "
+                             "mines; numbers are the mine counts of that layout",
+                    "truth_checks": ["logic_problems", "flag look learnt on the same board"]})
                 print(f"wrote {out / name}.png (attempt {attempt + 1})", flush=True)
                 return [name]
         finally:

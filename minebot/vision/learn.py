@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from ..board import CELL_CHARS, Board, Cell
@@ -82,7 +83,6 @@ def _add(name: str, examples: list[Example]) -> int:
     kept: list[Example] = []
     if (folder / META).is_file():
         old = TemplateSet._load(folder, folder / META)
-        import cv2
         kept = [Example(cv2.imread(str(folder / f)), CELL_CHARS[int(code)], look, None, int(size))
                 for f, code, look, size in zip(old.files, old.codes, old.looks, old.sizes)]
     merged = merge_examples(kept, examples)
