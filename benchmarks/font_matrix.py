@@ -1,6 +1,7 @@
 """Play the real GNOME Mines across fonts, themes, window sizes and GDK_SCALE, and count.
 
-For every (font, theme, window, scale, level) case a private Xvfb and game are started with
+On a private desktop (`--desktop`: Xvfb by default, or openbox, metacity, weston, mutter), for
+every (font, theme, window, scale, level) case a game is started with
 that font forced as the game's "Monospace"; the bot plays ``--games`` games; every number it
 read during a game is checked against the truth the finished game proves (``minebot.truth``).
 Prints per case: games finished, games stopped (and why), games lost to a misread, wins.
@@ -22,7 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from minebot.desktop import GnomeMines, Xvfb  # noqa: E402
+from minebot.desktop import GnomeMines  # noqa: E402
+from minebot.desktop.session import DESKTOPS, open_desktop  # noqa: E402
 from minebot.errors import MinebotError  # noqa: E402
 from minebot.game.live import LiveGame  # noqa: E402
 from minebot.loop import play_game  # noqa: E402
@@ -69,6 +71,7 @@ def main() -> int:
     ap.add_argument("--windows", nargs="*", default=WINDOWS, help="WxH, or WxH@2 for GDK_SCALE=2")
     ap.add_argument("--levels", nargs="*", default=LEVELS)
     ap.add_argument("--games", type=int, default=2)
+    ap.add_argument("--desktop", default="xvfb", choices=DESKTOPS)
     args = ap.parse_args()
     solver = Solver()
     totals = {"games": 0, "stops": 0, "misread_games": 0, "wins": 0}
@@ -76,7 +79,7 @@ def main() -> int:
     sizes = [tuple(int(v) * int((w.partition("@")[2] or 1)) for v in w.partition("@")[0].split("x"))
              for w in args.windows]
     screen = (max(1920, *(w + 40 for w, _ in sizes)), max(1200, *(h + 40 for _, h in sizes)))
-    xvfb = Xvfb(*screen).start()
+    xvfb = open_desktop(args.desktop, *screen).start()
     try:
         for font, theme, window, level in itertools.product(args.fonts, args.themes, args.windows, args.levels):
             size, _, scale = window.partition("@")

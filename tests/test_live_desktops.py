@@ -34,12 +34,13 @@ def desktop(request):
 
 @pytest.fixture
 def play(desktop):
-    """``play(level, window) -> (mines, game)``; both are stopped after the test."""
+    """``play(level, window, theme, font) -> (mines, game)``; both are stopped after the test."""
     from minebot.desktop import GnomeMines
     made = []
 
-    def make(level: str, window: tuple[int, int], **kw):
-        mines = GnomeMines(desktop, level=level, window=window).start()
+    def make(level: str, window: tuple[int, int], theme: str = "bgcolors", font: str | None = None,
+             **kw):
+        mines = GnomeMines(desktop, level=level, window=window, theme=theme, font=font).start()
         made.append(mines)
         game = live_game(mines, level=level, **kw)
         made.append(game)
@@ -66,7 +67,8 @@ def test_beginner_and_expert(play):
     assert all(r.final.shape == (8, 8) for r in results)
     game.close()
     mines.stop()
-    _, game = play("expert", (1290, 760))
+    # a stranger's desktop: the theme that reads digits by shape, in Debian's default font
+    _, game = play("expert", (1290, 760), theme="default", font="DejaVu Sans Mono")
     (result,) = play_and_check(game, Solver(), 1, max_stops=3)
     assert result.final.shape == (16, 30)
 
