@@ -1,13 +1,18 @@
-"""The live game: the real GNOME Mines window, read from the screen and played with the mouse.
+"""The live game: a real Minesweeper window, read from the screen and played with the mouse.
 
 Why it is built this way:
 
-- The window is found through X11 (title ``Mines``, class ``gnome-mines``) so the capture is
+- Everything that depends on which game it is (how its window is found, how a new game starts,
+  its dialogs, its pause, what a fresh board looks like) is asked of the game's ``GameUI``
+  (``minebot.game.ui``; GNOME Mines by default): this module only follows the window, reads,
+  clicks inside the board and waits for the screen to settle.
+- The window is found through X11 (title and class, from the ``GameUI``) so the capture is
   exactly its rectangle; when no such window exists the whole screen is captured and the
   board located in it. Before every batch of clicks the window's geometry, focus and stacking
   are checked again: a moved, resized, covered or closed window is re-located or the run
   stops, it is never clicked blind.
-- GNOME Mines pauses when it loses focus, so focus is re-asserted whenever it is lost.
+- GNOME Mines pauses when it loses focus (and KMines takes keys only with it), so focus is
+  re-asserted whenever it is lost.
 - The pointer is parked inside the window but off the board before each capture, because a
   hovered cell changes colour.
 - Every click goes to the centre of a cell of the board just read, through ``Pointer``, which
@@ -29,14 +34,11 @@ import numpy as np
 
 from ..board import Board, Cell, GameState
 from ..errors import MinebotError, NoGameError, UnreadableGameError
-from ..levels import LEVELS
 from ..move import Action, Move
 from ..desktop.window import Rect
 from .base import Game
 from .plan import clicks_for, expectation
-
-STANDARD_MINES = {(lv.rows, lv.cols): lv.mines for lv in LEVELS.values()}
-CHOOSER_KEYS = {"beginner": "1", "intermediate": "2", "expert": "3"}
+from .ui import GameUI
 
 
 PARK_OFFSET = 8
@@ -44,9 +46,6 @@ PARK_OFFSET = 8
 
 HOVER_GRACE = 0.06
 """Seconds after a click during which a cell in hover/pressed colour is not yet its result."""
-
-_TRANSIENT_BGR = np.array([[0xCF, 0xD7, 0xD3], [0x85, 0x8A, 0x88]], dtype=np.uint8)
-
 
 PACED_WMS = frozenset({"Openbox"})
 """Window managers under which clicks must wait for the previous click's result.
@@ -59,16 +58,6 @@ debug log shows it received and "focused" all 6); 100-150 ms apart, or each sent
 previous one showed on screen (~16 ms), all 6 landed; with the Client bindings removed, or
 with the bindings present but empty of actions, all 6 landed at any speed. Metacity and
 no WM take them at full speed."""
-
-
-def _looks_transient(crop: np.ndarray) -> bool:
-    """Mostly the hover (#d3d7cf) or pressed (#888a85) colour: a cell between states."""
-    if crop.size == 0:
-        return False
-    inner = crop[crop.shape[0] // 4: -crop.shape[0] // 4 or None, crop.shape[1] // 4: -crop.shape[1] // 4 or None]
-    flat = inner.reshape(-1, 3)
-    hits = (flat[:, None, :] == _TRANSIENT_BGR[None, :, :]).all(axis=2).any(axis=1)
-    return bool(hits.mean() > 0.9)
 
 
 def _won_beyond_doubt(reading, mines: int | None) -> bool:
@@ -87,26 +76,22 @@ def _won_beyond_doubt(reading, mines: int | None) -> bool:
     return total is not None and flags == total == shown
 
 
-def _fresh(board: Board) -> bool:
-    """Every cell covered: a new game nobody has clicked yet."""
-    return bool((board.cells == Cell.COVERED).all())
-
-
 class ScreenMismatchError(UnreadableGameError):
     """The screen did not show what the moves should have produced; ``frame`` is saved."""
 
 
 class LiveGame(Game):
-    """A GNOME Mines window on an X display (``$DISPLAY`` by default).
+    """A Minesweeper window on an X display (``$DISPLAY`` by default).
 
-    ``level`` (beginner/intermediate/expert) or ``custom=(rows, cols, mines)`` makes
-    ``start()``/``new_game()`` switch the window to that size; with neither, whatever board the
-    window shows is played, and new games repeat its size. ``recorder`` (a
+    ``ui`` is the game's own interface (``minebot.game.ui.GameUI``; GNOME Mines' by default).
+    ``level`` (one of ``ui.levels``, e.g. beginner/intermediate/expert) or
+    ``custom=(rows, cols, mines)`` makes ``start()`` switch the window to that size, where the
+    game allows it; with neither, whatever board the window shows is played, and new games
+    repeat its size. ``recorder`` (a
     ``minebot.game.replay.Recording``) keeps every frame read and every move made; ``learner``
     (a ``minebot.vision.learn.Learner``) learns the looks a game was unsure of when it ends.
     """
 
-    rules = "zero"   # GNOME Mines: the first click always opens a zero area
     first_click = None
 
     def __init__(self, display: str | None = None, *, reader=None, templates: str | None = None,
@@ -115,11 +100,16 @@ class LiveGame(Game):
                  rereads: int = 4, settle_timeout: float = 2.0,
                  question_marks: bool = True, frames_dir: str | Path | None = None,
                  window_id: int | None = None, use_window: bool = True,
-                 cover_wait: float = 3.0, learner=None) -> None:
+                 cover_wait: float = 3.0, learner=None, ui: GameUI | None = None) -> None:
         from ..desktop.backend import open_backend
         from ..input import Pointer
-        if level is not None and level not in LEVELS:
-            raise MinebotError(f"unknown level {level!r}: expected one of {', '.join(LEVELS)}")
+        if ui is None:
+            from .ui_gnome_mines import GnomeMinesUI
+            ui = GnomeMinesUI()
+        self.ui = ui
+        if level is not None and level not in ui.levels:
+            raise MinebotError(f"unknown level {level!r} for {ui.name}: expected one of "
+                               f"{', '.join(ui.levels) or '(none: it plays the size it shows)'}")
         self.backend = open_backend(display)
         self.x11 = self.backend.x11
         self.display = self.backend.display
@@ -134,7 +124,7 @@ class LiveGame(Game):
         self.level, self.custom = level, custom
         self.expected_shape: tuple[int, int] | None = None   # set once a game's board is known
         self.mines_hint = mines if mines is not None else (
-            LEVELS[level].mines if level else (custom[2] if custom else None))
+            ui.levels[level][2] if level else (custom[2] if custom else None))
         self.recorder = recorder
         self.learner = learner      # minebot.vision.learn.Learner: learn doubtful looks from play
         self.rereads, self.settle_timeout = rereads, settle_timeout
@@ -156,6 +146,11 @@ class LiveGame(Game):
         # PACED_WMS): there, each move waits until the previous one shows on screen.
         self.paced = self.backend.wm in PACED_WMS
 
+    @property
+    def rules(self) -> str:   # type: ignore[override]
+        """The rule set of the game played (where mines may lie): the ``GameUI``'s."""
+        return self.ui.rules
+
     # -- the window -----------------------------------------------------------------------
     def locate(self) -> None:
         """Find the game window (X11), or fall back to the whole screen."""
@@ -166,7 +161,7 @@ class LiveGame(Game):
             if info is None or not info.viewable:
                 raise NoGameError(f"window 0x{self._window_id:x} is gone")
         else:
-            info = self.x11.find_window()
+            info = self.ui.find(self.x11)
         if info is not None:
             self._follow(info)
             self.x11.watch(info.id)
@@ -182,7 +177,7 @@ class LiveGame(Game):
         except UnmatchedCellsError:
             pass   # a board is there (read again, with retries, by observe)
         except NoGameError as exc:
-            where = "no GNOME Mines window" if self.use_window else "window search off"
+            where = f"no {self.ui.name} window" if self.use_window else "window search off"
             raise NoGameError(f"{where} on display {self.display}, and no board on the whole "
                               f"screen either ({exc}). Start the game first, or run "
                               "`minebot demo` for a private one.") from None
@@ -196,7 +191,7 @@ class LiveGame(Game):
         visible = Rect(r.left + left, r.top + top, r.width - left - right, r.height - top - bottom)
         region = visible.intersect(self.screen_rect)
         if region is None:
-            raise NoGameError("the GNOME Mines window is entirely off screen")
+            raise NoGameError(f"the {self.ui.name} window is entirely off screen")
         self.window, self.region = info, region
         if self.capture is None or self.capture is self.screen:
             self.capture = self.backend.capture(info)
@@ -219,9 +214,9 @@ class LiveGame(Game):
             return False
         rect = self.x11.rect(self.window.id)
         if rect is None:
-            again = None if self._window_id is not None else self.x11.find_window()
+            again = None if self._window_id is not None else self.ui.find(self.x11)
             if again is None:
-                raise NoGameError("the GNOME Mines window closed; stopped without clicking")
+                raise NoGameError(f"the {self.ui.name} window closed; stopped without clicking")
             self.window, rect = again, again.rect
             changed = True
         else:
@@ -277,57 +272,18 @@ class LiveGame(Game):
         return True
 
     def _dialogs(self) -> list:
-        """The game's dialogs on screen: windows transient for it (for any GNOME Mines
-        window when playing the whole screen)."""
-        if self.window is not None:
-            return self.x11.dialogs_of(self.window.id)
-        return [w for w in self.x11.windows() if w.viewable and w.transient_for is not None
-                and any(c.lower() == "gnome-mines" for c in w.wm_class)]
+        return self.ui.dialogs(self)
 
-    def _refocus(self) -> None:
+    def refocus(self) -> None:
+        """Give the game its keyboard focus back (after a dialog had it)."""
         if self.window is not None:
             self.x11.focus(self.window.id)
         else:
             self.x11.focus_pointer_root()   # the game under the parked pointer has focus again
 
     def _close_dialogs(self) -> bool:
-        """Close the "Congratulations!" (or any) dialog of the game with Escape.
-
-        Returns once the game has repainted the area the dialog covered: with no compositor
-        the stale dialog pixels stay on screen until then.
-        """
-        dialogs = self._dialogs()
-        if not dialogs:
-            return False
-        covered = [d.rect.intersect(self.region) for d in dialogs]
-        shot = self.grab()
-        self._answer(dialogs, ["Escape"], timeout=3.0)
-        self.dialogs_closed += len(dialogs)
-        boxes = [(r.left - self.region.left, r.top - self.region.top, r.right - self.region.left,
-                  r.bottom - self.region.top) for r in covered if r is not None]
-        deadline = time.monotonic() + 1.0
-        while boxes and time.monotonic() < deadline:
-            now = self.grab()
-            if now.shape != shot.shape or all(
-                    not np.array_equal(now[t:b, l:r], shot[t:b, l:r]) for l, t, r, b in boxes):
-                break
-            time.sleep(0.003)
-        return True
-
-    def _resume(self) -> None:
-        """"Paused" covers the board: focus the game; if it stays paused, press Pause (a toggle,
-        so only ever pressed while the screen shows the pause)."""
-        from ..vision.reader import NoBoardError
-        self.focus()
-        time.sleep(0.05)
-        try:
-            self.reader.read(self._settled(None))
-        except NoBoardError as exc:
-            if exc.state is GameState.PAUSED:
-                self.key("Pause")
-                time.sleep(0.1)
-        except MinebotError:
-            pass
+        """Close the game's own dialogs (see ``GameUI.close_dialogs``); True if there were any."""
+        return self.ui.close_dialogs(self)
 
     def key(self, combo: str) -> None:
         from ..desktop.mines import send_keys
@@ -402,7 +358,7 @@ class LiveGame(Game):
                 if self._close_dialogs():
                     continue
                 if exc.state is GameState.PAUSED:
-                    self._resume()
+                    self.ui.resume(self)
                 else:
                     time.sleep(0.05)
                 continue
@@ -458,7 +414,7 @@ class LiveGame(Game):
                 # Right after the button comes up the cell may still show the hover or pressed
                 # colour (the reveal follows ~10 ms later): not the result yet.
                 if changed and (time.monotonic() - clicked_at > HOVER_GRACE or
-                                not any(_looks_transient(frame[y0:y1, x0:x1]) for x0, y0, x1, y1 in rects)):
+                                not any(self.ui.looks_transient(frame[y0:y1, x0:x1]) for x0, y0, x1, y1 in rects)):
                     if os.environ.get("MINEBOT_DEBUG"):
                         print(f"minebot: {len(rects)} cell(s) changed after "
                               f"{1000 * (time.monotonic() - clicked_at):.1f} ms", file=sys.stderr)
@@ -607,7 +563,7 @@ class LiveGame(Game):
             frame = self.grab()
             crop = frame[y0:y1, x0:x1]
             if crop.shape == old.shape and not np.array_equal(crop, old) and \
-                    not _looks_transient(frame[cy0:cy1, cx0:cx1]):
+                    not self.ui.looks_transient(frame[cy0:cy1, cx0:cx1]):
                 return True
             time.sleep(0.001)
         return False
@@ -655,7 +611,7 @@ class LiveGame(Game):
         its unsure numbers settled by the rules or shown as ``#`` (never acted on as read)."""
         board = reading.board
         if board.mines is None:
-            mines = self.mines_hint if self.mines_hint is not None else STANDARD_MINES.get(board.shape)
+            mines = self.mines_hint if self.mines_hint is not None else self.ui.standard_mines(board.shape)
             if mines is not None:
                 board = board.replace(mines=mines)
         if reading.unsure:
@@ -679,87 +635,19 @@ class LiveGame(Game):
         self._close_dialogs()
         self.focus()
         self.expected_shape = None
-        if self.level is None and self.custom is None:
-            board = self.observe()
-            self.expected_shape = board.shape
-            if board.is_over:   # a finished game on screen: play a new one of its size
-                return self.new_game()
-            return board
-        want = (LEVELS[self.level].rows, LEVELS[self.level].cols) if self.level else self.custom[:2]
-        try:
-            board = self.observe()
-        except NoGameError:
-            board = None
-        if board is not None and board.shape == want and _fresh(board):
-            self.expected_shape = board.shape
-            return board
-        if board is not None and board.shape == want:
-            return self.new_game()
-        self._to_chooser(board)
-        if self.level:
-            self.key(CHOOSER_KEYS[self.level])
-        else:
-            self._custom_dialog()
-        self.reading = None
-        return self._wait_fresh()
+        return self.ui.start(self, self.level, self.custom)
 
-    def _to_chooser(self, board: Board | None) -> None:
-        from ..vision.reader import NoBoardError
-        if board is None:
-            try:
-                self.reader.read(self.grab())
-            except NoBoardError as exc:
-                if exc.state is GameState.CHOOSER:
-                    return
-        self.key("ctrl+n")
-        time.sleep(0.15)
-        self._confirm_new_game()
-        time.sleep(0.2)
+    def settled_frame(self) -> np.ndarray:
+        """A frame of the window once it stopped changing (for a ``GameUI`` to look at)."""
+        return self._settled(None)
 
-    def _confirm_new_game(self) -> None:
-        """Answer "Do you want to start a new game?" with Start New Game (keyboard only)."""
-        self._answer(self._dialogs(), ["Tab", "Return"], timeout=2.0)
+    def wait_fresh(self, before: Board | None = None, timeout: float = 5.0) -> Board:
+        """Read until the new game's board shows (only that frame is recorded).
 
-    def _answer(self, dialogs: list, keys: Sequence[str], timeout: float) -> None:
-        """Press ``keys`` in each dialog, wait (up to ``timeout``) until none is left, and give
-        the game its focus back."""
-        from ..desktop.mines import send_keys
-        for dialog in dialogs:
-            self.x11.focus(dialog.id)
-            for combo in keys:
-                send_keys(self.x11, combo)
-        deadline = time.monotonic() + timeout
-        while self._dialogs() and time.monotonic() < deadline:
-            time.sleep(0.002)
-        self._refocus()
-
-    def _custom_dialog(self) -> None:
-        """Chooser -> Custom: type width, height and mine percentage, then Play Game.
-
-        The dialog opens with nothing focused; Tab enters Width, and each further Tab moves
-        to the next number (Height, Percent mines). The game turns the whole percentage back
-        into a count, so the mines played may differ from the request (see mines_hint).
-        """
-        from ..desktop.mines import custom_mines_roundtrip
-        rows, cols, mines = self.custom
-        self.key("4")
-        time.sleep(0.3)
-        percent = max(1, round(mines * 100 / (rows * cols)))
-        self.key("Tab")
-        for value in (cols, rows, percent):
-            self.key("ctrl+a")
-            for ch in str(value):
-                self.key(ch)
-            self.key("Tab")
-        self.key("alt+p")
-        time.sleep(0.3)
-        self.mines_hint = custom_mines_roundtrip(rows, cols, mines)
-
-    def _wait_fresh(self, timeout: float = 5.0) -> Board:
-        """Read until the new game's all-covered board shows (only that frame is recorded).
-
-        From then on every read of this game must have the same size (``expected_shape``):
-        a read of another size is a misread, read again, never acted on.
+        ``before``: the board shown when the new game was asked for (a game that opens an
+        area by itself is fresh once the board differs from it). From then on every read of
+        this game must have the same size (``expected_shape``): a read of another size is a
+        misread, read again, never acted on.
         """
         deadline = time.monotonic() + timeout
         while True:
@@ -772,7 +660,7 @@ class LiveGame(Game):
                     raise
             finally:
                 self.recorder = recorder
-            if board is not None and _fresh(board):
+            if board is not None and self.ui.is_fresh(board, before):
                 self.clicks = 0
                 if self.learner is not None:
                     self.learner.forget()   # looks of an abandoned game prove nothing
@@ -781,28 +669,21 @@ class LiveGame(Game):
                     self._frame_index = recorder.add_frame(self.frame, self.reading)
                 return board
             if time.monotonic() > deadline:
-                raise NoGameError("no fresh board appeared after starting a new game")
+                raise NoGameError(f"no fresh board appeared after starting a new {self.ui.name} game")
             time.sleep(0.05)
 
     def new_game(self) -> Board:
-        """Play Again: the same size (Ctrl+R), confirming if a game is in progress."""
+        """A new game of the same size, by the game's own interface."""
         self._close_dialogs()
         self.focus()
         board = self.reading.board if self.reading is not None else None
-        if board is not None and _fresh(board):
+        if board is not None and self.clicks == 0 and self.ui.is_fresh(board):
             return board   # already fresh
-        in_progress = board is not None and not board.is_over
-        self.key("ctrl+r")
-        if in_progress or self.reading is None:
-            # Mid-game (or unknown) GNOME Mines asks "start a new game?": answer it.
-            deadline = time.monotonic() + 0.3
-            while time.monotonic() < deadline and not self._dialogs():
-                time.sleep(0.01)
-            self._confirm_new_game()
+        self.ui.request_new_game(self, board)
         self.reading = None
         if self.recorder is not None:
             self.recorder.next_game()
-        return self._wait_fresh()
+        return self.wait_fresh(before=board)
 
     def save_frame(self, what: str) -> Path | None:
         """Write the last frame as a PNG (for error reports); returns its path."""

@@ -1,0 +1,184 @@
+"""What a live game does through the game's own interface, apart from clicking cells.
+
+Why a protocol: the live loop (follow the window, read, click inside the board, wait for the
+screen to settle) is the same for every Minesweeper; what differs is how a game is found on
+the desktop, how a new game starts (GNOME Mines' keyboard shortcuts and level chooser,
+xdemineur's smiley, KMines' Ctrl+N), which dialogs the game opens and how to close them, and
+what a fresh board looks like (xdemineur opens an area by itself). Each game answers these in
+its own ``GameUI`` (``ui_gnome_mines``, ``ui_xdemineur``, ``ui_kmines``); ``LiveGame`` calls
+them and knows no game by name.
+
+The UI acts through the ``LiveGame`` it is given (its window, keys, captures and pointer
+bounds), so every safety rule of the live game (never a click outside what was just read,
+never a covered window) holds for these actions too. A UI keeps no state of the game itself:
+everything it needs is passed in.
+"""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Sequence
+
+import numpy as np
+
+from ..board import Board, Cell
+
+if TYPE_CHECKING:   # pragma: no cover
+    from ..desktop.window import WindowInfo, X11
+    from .live import LiveGame
+
+
+@dataclass(frozen=True)
+class WindowMatch:
+    """How a game's top-level window is recognised.
+
+    ``title``: the exact title, or None for any. ``wm_class``: one of the two WM_CLASS strings,
+    compared case-insensitively as a substring (xdemineur's instance name is its argv[0], e.g.
+    ``/usr/games/xdemineur``), or None for any.
+    """
+
+    title: str | None
+    wm_class: str | None
+
+    def matches(self, info: "WindowInfo") -> bool:
+        if self.title is not None and info.title != self.title:
+            return False
+        if self.wm_class is not None:
+            want = self.wm_class.lower()
+            if not any(want in c.lower() for c in info.wm_class):
+                return False
+        return True
+
+    def find(self, x11: "X11") -> "WindowInfo | None":
+        """The largest viewable top-level window that matches (a small helper window never wins)."""
+        best = None
+        for info in x11.windows():
+            if not info.viewable or info.transient_for is not None or not self.matches(info):
+                continue
+            if best is None or info.rect.width * info.rect.height > best.rect.width * best.rect.height:
+                best = info
+        return best
+
+
+def all_covered(board: Board) -> bool:
+    """Every cell covered: a new game nobody has clicked yet."""
+    return bool((board.cells == Cell.COVERED).all())
+
+
+class GameUI(ABC):
+    """One game's own interface, as the live game needs it.
+
+    Class attributes describe the game; methods act on a ``LiveGame``.
+    """
+
+    name: str = "game"
+    """Shown in messages ("the xdemineur window closed")."""
+    window: WindowMatch
+    rules: str = "zero"
+    """The rule set of ``minebot.game.rules`` the game follows (where mines may lie)."""
+    flags_to_win: bool = False
+    """The game declares a win only once every mine is flagged (xdemineur)."""
+    end_popup_seconds: float = 0.0
+    """How long a message drawn over the board after a win or loss may hide cells (KMines' "You
+    have lost." fades after 4 s): reads that fail are retried for this long."""
+    levels: dict[str, tuple[int, int, int]] = {}
+    """The level names this game can switch to by itself: name -> (rows, cols, mines)."""
+
+    # -- finding ------------------------------------------------------------------------
+    def find(self, x11: "X11") -> "WindowInfo | None":
+        return self.window.find(x11)
+
+    # -- boards -------------------------------------------------------------------------
+    def is_fresh(self, board: Board, before: Board | None = None) -> bool:
+        """A new game nobody has played yet (``before``: the board shown before the new game
+        was asked for, for games whose fresh board is not all covered)."""
+        return all_covered(board)
+
+    def standard_mines(self, shape: tuple[int, int]) -> int | None:
+        """The mine total of a board of this size when the game shows no counter we read."""
+        for rows, cols, mines in self.levels.values():
+            if (rows, cols) == shape:
+                return mines
+        return None
+
+    def looks_transient(self, crop: np.ndarray) -> bool:
+        """A cell caught between two states (hovered, pressed): not its result yet."""
+        return False
+
+    # -- games --------------------------------------------------------------------------
+    def start(self, live: "LiveGame", level: str | None,
+              custom: tuple[int, int, int] | None) -> Board:
+        """Bring the game to ``level`` (or ``custom``, or the size it shows) with a fresh board.
+
+        The default: a game that cannot change its size from the bot plays what it shows
+        (a finished one is replaced by a new game of the same size).
+        """
+        if level is not None or custom is not None:
+            from ..errors import BadInputError
+            raise BadInputError(f"{self.name} cannot be switched to another board size from "
+                                "minebot: start it with the size wanted")
+        self.close_dialogs(live)
+        board = live.observe()
+        live.expected_shape = board.shape
+        return live.new_game() if board.is_over else board
+
+    @abstractmethod
+    def request_new_game(self, live: "LiveGame", board: Board | None) -> None:
+        """Ask the game for a new game of the same size (``board``: what it shows now, or
+        None if unknown). ``LiveGame.new_game`` then waits for the fresh board."""
+
+    # -- dialogs and pauses ---------------------------------------------------------------
+    close_keys: Sequence[str] = ("Escape",)
+    """Keys that close any dialog of the game."""
+
+    def dialogs(self, live: "LiveGame") -> list:
+        """The game's dialogs on screen: windows transient for its window."""
+        if live.window is not None:
+            return live.x11.dialogs_of(live.window.id)
+        return [w for w in live.x11.windows()
+                if w.viewable and w.transient_for is not None
+                and WindowMatch(None, self.window.wm_class).matches(w)]
+
+    def close_dialogs(self, live: "LiveGame") -> bool:
+        """Close the game's dialogs (a win's "Congratulations!", a high-score table).
+
+        Returns once the game has repainted the area a dialog covered (with no compositor the
+        stale dialog pixels stay on screen until then); False if there was none.
+        """
+        dialogs = self.dialogs(live)
+        if not dialogs:
+            return False
+        region = live.region
+        covered = [d.rect.intersect(region) for d in dialogs]
+        shot = live.grab()
+        self.answer(live, dialogs, self.close_keys, timeout=3.0)
+        live.dialogs_closed += len(dialogs)
+        boxes = [(r.left - region.left, r.top - region.top, r.right - region.left,
+                  r.bottom - region.top) for r in covered if r is not None]
+        deadline = time.monotonic() + 1.0
+        while boxes and time.monotonic() < deadline:
+            now = live.grab()
+            if now.shape != shot.shape or all(
+                    not np.array_equal(now[t:b, l:r], shot[t:b, l:r]) for l, t, r, b in boxes):
+                break
+            time.sleep(0.003)
+        return True
+
+    def answer(self, live: "LiveGame", dialogs: list, keys: Sequence[str], timeout: float) -> None:
+        """Press ``keys`` in each dialog, wait (up to ``timeout``) until none is left, and give
+        the game its focus back."""
+        from ..desktop.mines import send_keys
+        for dialog in dialogs:
+            live.x11.focus(dialog.id)
+            for combo in keys:
+                send_keys(live.x11, combo)
+        deadline = time.monotonic() + timeout
+        while self.dialogs(live) and time.monotonic() < deadline:
+            time.sleep(0.002)
+        live.refocus()
+
+    def resume(self, live: "LiveGame") -> None:
+        """The board is hidden by a pause: bring the game back (default: give it focus)."""
+        live.focus()

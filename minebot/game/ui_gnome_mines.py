@@ -1,0 +1,138 @@
+"""GNOME Mines 40.1 through its own interface: level chooser, custom size dialog, Play Again,
+"start a new game?" confirmation, "Congratulations!" dialog and pause.
+
+Why keyboard only: every one of these has a shortcut (Ctrl+N the chooser, 1-4 its buttons,
+Ctrl+R Play Again, Tab/Return in the confirmation, Pause), and a key never lands on a cell,
+so none of them can be a blind click.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..board import Board, GameState
+from ..desktop.window import MINES_CLASS, MINES_TITLE
+from ..errors import MinebotError, NoGameError
+from ..levels import LEVELS
+from .ui import GameUI, WindowMatch, all_covered
+
+if TYPE_CHECKING:   # pragma: no cover
+    from .live import LiveGame
+
+CHOOSER_KEYS = {"beginner": "1", "intermediate": "2", "expert": "3"}
+
+_TRANSIENT_BGR = np.array([[0xCF, 0xD7, 0xD3], [0x85, 0x8A, 0x88]], dtype=np.uint8)
+"""GNOME Mines' hover (#d3d7cf) and pressed (#888a85) tile colours, as BGR."""
+
+
+class GnomeMinesUI(GameUI):
+    """GNOME Mines (the game once called Gnomine)."""
+
+    name = "GNOME Mines"
+    window = WindowMatch(MINES_TITLE, MINES_CLASS)
+    rules = "zero"   # the first click always opens a zero area (minefield.vala place_mines)
+    levels = {name: (lv.rows, lv.cols, lv.mines) for name, lv in LEVELS.items()}
+
+    def looks_transient(self, crop: np.ndarray) -> bool:
+        """Mostly the hover or pressed colour: a cell between states."""
+        if crop.size == 0:
+            return False
+        inner = crop[crop.shape[0] // 4: -crop.shape[0] // 4 or None,
+                     crop.shape[1] // 4: -crop.shape[1] // 4 or None]
+        flat = inner.reshape(-1, 3)
+        hits = (flat[:, None, :] == _TRANSIENT_BGR[None, :, :]).all(axis=2).any(axis=1)
+        return bool(hits.mean() > 0.9)
+
+    # -- games --------------------------------------------------------------------------
+    def start(self, live: "LiveGame", level: str | None,
+              custom: tuple[int, int, int] | None) -> Board:
+        """Bring the window to ``level``/``custom`` with a fresh board, through the chooser."""
+        if level is None and custom is None:
+            return super().start(live, level, custom)
+        self.close_dialogs(live)
+        live.focus()
+        want = self.levels[level][:2] if level else custom[:2]
+        try:
+            board = live.observe()
+        except NoGameError:
+            board = None
+        if board is not None and board.shape == want and all_covered(board):
+            live.expected_shape = board.shape
+            return board
+        if board is not None and board.shape == want:
+            return live.new_game()
+        self._to_chooser(live, board)
+        if level:
+            live.key(CHOOSER_KEYS[level])
+        else:
+            self._custom_dialog(live, custom)
+        live.reading = None
+        return live.wait_fresh()
+
+    def _to_chooser(self, live: "LiveGame", board: Board | None) -> None:
+        from ..vision.reader import NoBoardError
+        if board is None:
+            try:
+                live.reader.read(live.grab())
+            except NoBoardError as exc:
+                if exc.state is GameState.CHOOSER:
+                    return
+        live.key("ctrl+n")
+        time.sleep(0.15)
+        self._confirm_new_game(live)
+        time.sleep(0.2)
+
+    def _confirm_new_game(self, live: "LiveGame") -> None:
+        """Answer "Do you want to start a new game?" with Start New Game (keyboard only)."""
+        self.answer(live, self.dialogs(live), ["Tab", "Return"], timeout=2.0)
+
+    def _custom_dialog(self, live: "LiveGame", custom: tuple[int, int, int]) -> None:
+        """Chooser -> Custom: type width, height and mine percentage, then Play Game.
+
+        The dialog opens with nothing focused; Tab enters Width, and each further Tab moves
+        to the next number (Height, Percent mines). The game turns the whole percentage back
+        into a count, so the mines played may differ from the request (see mines_hint).
+        """
+        from ..desktop.mines import custom_mines_roundtrip
+        rows, cols, mines = custom
+        live.key("4")
+        time.sleep(0.3)
+        percent = max(1, round(mines * 100 / (rows * cols)))
+        live.key("Tab")
+        for value in (cols, rows, percent):
+            live.key("ctrl+a")
+            for ch in str(value):
+                live.key(ch)
+            live.key("Tab")
+        live.key("alt+p")
+        time.sleep(0.3)
+        live.mines_hint = custom_mines_roundtrip(rows, cols, mines)
+
+    def request_new_game(self, live: "LiveGame", board: Board | None) -> None:
+        """Play Again (Ctrl+R), confirming when a game is in progress."""
+        in_progress = board is not None and not board.is_over
+        live.key("ctrl+r")
+        if in_progress or board is None:
+            # Mid-game (or unknown) GNOME Mines asks "start a new game?": answer it.
+            deadline = time.monotonic() + 0.3
+            while time.monotonic() < deadline and not self.dialogs(live):
+                time.sleep(0.01)
+            self._confirm_new_game(live)
+
+    def resume(self, live: "LiveGame") -> None:
+        """"Paused" covers the board: focus the game; if it stays paused, press Pause (a
+        toggle, so only ever pressed while the screen shows the pause)."""
+        from ..vision.reader import NoBoardError
+        live.focus()
+        time.sleep(0.05)
+        try:
+            live.reader.read(live.settled_frame())
+        except NoBoardError as exc:
+            if exc.state is GameState.PAUSED:
+                live.key("Pause")
+                time.sleep(0.1)
+        except MinebotError:
+            pass
