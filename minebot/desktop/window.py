@@ -18,10 +18,13 @@ import time
 from dataclasses import dataclass
 from typing import Iterator
 
+from ..games.gnome_mines import WINDOW as _GNOME_WINDOW
 from .xvfb import DesktopError
 
-MINES_TITLE = "Mines"
-MINES_CLASS = "gnome-mines"
+# GNOME Mines' window, from its game profile (minebot.games.gnome_mines); kept under these
+# names for the callers that do not take a profile yet.
+MINES_TITLE = _GNOME_WINDOW.title
+MINES_CLASS = _GNOME_WINDOW.wm_class
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,38 @@
+"""The Minesweeper games minebot knows, one ``GameProfile`` each, and the registry.
+
+``PROFILES`` maps a game's name to its profile, GNOME Mines first (the default wherever a
+game is not named); ``get(name)`` returns one or raises ``BadInputError`` listing the known
+names; ``for_template_set(name)`` says which game a template set was made for.
+"""
+
+from __future__ import annotations
+
+from ..errors import BadInputError
+from . import gnome_mines, kmines, xdemineur
+from .profile import CounterKind, GameProfile, GridGeometry, GridKind, WindowMatch
+
+PROFILES: dict[str, GameProfile] = {p.name: p for p in (gnome_mines.PROFILE, xdemineur.PROFILE,
+                                                        kmines.PROFILE)}
+DEFAULT = gnome_mines.PROFILE.name
+
+NAMES = tuple(PROFILES)
+
+
+def get(name: str) -> GameProfile:
+    """The profile called ``name``; an unknown name is bad input that lists the known ones."""
+    try:
+        return PROFILES[name]
+    except KeyError:
+        raise BadInputError(f"unknown game {name!r}: expected one of {', '.join(NAMES)}") from None
+
+
+def for_template_set(name: str) -> GameProfile | None:
+    """The game whose shipped sets include ``name``, or None (a user's own set)."""
+    for profile in PROFILES.values():
+        if name in profile.templates:
+            return profile
+    return None
+
+
+__all__ = ["PROFILES", "DEFAULT", "NAMES", "get", "for_template_set", "GameProfile", "WindowMatch",
+           "GridGeometry", "GridKind", "CounterKind"]

@@ -1,0 +1,24 @@
+"""GNOME Mines 40.1 (Debian 12's ``gnome-mines``): the game minebot was first written for.
+
+Window: title "Mines", class ``gnome-mines``. Separate rounded tiles on the window's
+background, the leftover pixels shared out so tiles differ by 1 px (see
+``minebot.vision.locate``). The mines are placed after the first click, never on it or its 8
+neighbours (``minefield.vala`` place_mines): rule set ``zero``. The counter is a "flags/total"
+label beside the board.
+"""
+
+from __future__ import annotations
+
+from .profile import CounterKind, GameProfile, GridGeometry, GridKind, WindowMatch
+
+WINDOW = WindowMatch(title="Mines", wm_class="gnome-mines")
+
+PROFILE = GameProfile(
+    name="gnome-mines",
+    title="GNOME Mines",
+    window=WINDOW,
+    grid=GridGeometry(GridKind.TILES, pitch=None, line=0, min_cols=4, min_rows=4),
+    templates=("gnome-mines-default", "gnome-mines-classic", "gnome-mines-bgcolors"),
+    rules="zero",
+    counter=CounterKind.FLAGS_OF_TOTAL,
+)

@@ -1,0 +1,105 @@
+"""What minebot must know about one Minesweeper clone, as a value: a ``GameProfile``.
+
+Every layer that differs between games (finding the window, locating the lattice, the looks,
+the rules, the mine counter, later how to start a game and see its end) asks the profile
+instead of assuming GNOME Mines. A profile is a frozen value so it can be passed around,
+compared and printed; the per-game modules (``gnome_mines``, ``xdemineur``, ``kmines``) each
+define one ``PROFILE``, and ``minebot.games`` keeps the registry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+@dataclass(frozen=True)
+class WindowMatch:
+    """How a game's top-level window is recognised.
+
+    ``title``: the exact window title, or None for any title; ``title_contains``: a substring
+    the title must contain (case-insensitive); ``wm_class``: a substring of one of the
+    WM_CLASS parts (case-insensitive). Substrings, because some games put their path into the
+    class (xdemineur's instance is ``argv[0]``, e.g. ``/usr/games/xdemineur``) or a non-ASCII
+    letter into their title (``xdémineur``, Latin-1).
+    """
+
+    title: str | None = None
+    title_contains: str | None = None
+    wm_class: str | None = None
+
+    def matches(self, title: str, wm_class: tuple[str, ...]) -> bool:
+        """Whether a window with this title and WM_CLASS parts is the game's."""
+        if self.title is not None and title != self.title:
+            return False
+        if self.title_contains is not None and self.title_contains.lower() not in title.lower():
+            return False
+        if self.wm_class is not None:
+            wanted = self.wm_class.lower()
+            if not any(wanted in part.lower() for part in wm_class):
+                return False
+        return True
+
+
+class GridKind(Enum):
+    """How the game draws its lattice of cells (the locator picks its method by this)."""
+
+    TILES = "tiles"
+    """Separate filled tiles on a background colour, with gaps (GNOME Mines)."""
+    LINES = "lines"
+    """Cells of a fixed size separated by thin dark lines (xdemineur: 20 px cells, 1 px lines)."""
+    BEVELLED = "bevelled"
+    """Touching cells, each with its own raised bevel, scaled to the window (KMines)."""
+
+
+@dataclass(frozen=True)
+class GridGeometry:
+    """What the locator may assume about a game's lattice.
+
+    ``pitch``: the fixed distance between cell origins in pixels, or None when the board is
+    scaled to the window; ``line``: the width of the lines between cells (0 when cells touch
+    or when the gaps vary); ``min_cols``/``min_rows``: the smallest board the game offers
+    (a smaller lattice is not this game's board).
+    """
+
+    kind: GridKind
+    pitch: int | None = None
+    line: int = 0
+    min_cols: int = 4
+    min_rows: int = 4
+
+
+class CounterKind(Enum):
+    """Where and how the game shows its mine count."""
+
+    NONE = "none"
+    FLAGS_OF_TOTAL = "flags-of-total"
+    """GNOME Mines: a "flags/total" label in the window's font beside the board."""
+    SEVEN_SEGMENT_LEFT = "seven-segment-left"
+    """xdemineur: a red 7-segment display of mines minus flags above the board's left side."""
+    STATUS_BAR = "status-bar"
+    """KMines: "Mines: F/T" text in the status bar (F = flags placed, T = total)."""
+
+
+@dataclass(frozen=True)
+class GameProfile:
+    """One clone: its name, window, lattice, looks, rules and counter.
+
+    ``templates``: the shipped template sets made for this game, the default look first;
+    ``rules``: a rule set of ``minebot.game.rules.RULES`` (where mines may go relative to the
+    first click); ``ui``: how to start a new game and see a win or a loss, filled in by the
+    live side (``None`` until a game has one). Kept as ``object`` here so that this module
+    does not depend on the desktop layer.
+    """
+
+    name: str
+    title: str
+    window: WindowMatch
+    grid: GridGeometry
+    templates: tuple[str, ...]
+    rules: str
+    counter: CounterKind
+    ui: object | None = None
+
+    def __str__(self) -> str:
+        return self.name
