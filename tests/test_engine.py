@@ -167,6 +167,52 @@ def test_preopened_starts_with_an_open_zero_area_and_no_protection():
         assert not (game.mine_mask & board.revealed).any()
 
 
+def test_flags_to_win_wins_only_once_every_mine_is_flagged():
+    """xdemineur: all safe cells open is not yet a win; flagging the last mine is."""
+    picture = """
+....*
+.....
+*....
+"""
+    game = game_from(picture, flags_to_win=True)
+    board = game.open((1, 2))
+    assert (board.cells[~game.mine_mask] <= 8).all()          # every safe cell is open...
+    assert board.state is GameState.PLAYING                    # ...but no win yet
+    assert game.flag((0, 4)).state is GameState.PLAYING        # one of two mines flagged
+    board = game.flag((2, 0))
+    assert board.state is GameState.WON
+    assert ((board.cells == Cell.FLAG) == game.mine_mask).all()
+    # without the rule the same opening wins at once and the game flags the mines itself
+    plain = game_from(picture)
+    board = plain.open((1, 2))
+    assert board.state is GameState.WON and ((board.cells == Cell.FLAG) == plain.mine_mask).all()
+
+
+def test_flags_before_the_last_safe_cell_count_towards_the_win():
+    game = game_from("""
+*...
+....
+""", flags_to_win=True)
+    game.flag((0, 0))
+    assert game.open((1, 3)).state is GameState.PLAYING   # (1,0) is still covered
+    assert game.open((1, 0)).state is GameState.WON
+
+
+def test_the_play_loop_finishes_games_that_need_every_mine_flagged():
+    """The solver flags the mines left at the end (xdemineur's rules: preopened, flags to win)."""
+    from minebot.loop import play_game
+    from minebot.solver import Solver
+    solver, won = Solver(), 0
+    for seed in range(12):
+        game = EngineGame(9, 12, 10, rules="preopened", seed=seed, flags_to_win=True)
+        result = play_game(game, solver)
+        assert result.final.state in (GameState.WON, GameState.LOST)
+        if result.won:
+            won += 1
+            assert ((result.final.cells == Cell.FLAG) == game.mine_mask).all()
+    assert won > 0
+
+
 def test_same_seed_same_games():
     def play(seed):
         game = EngineGame(16, 16, 40, seed=seed)

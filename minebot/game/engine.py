@@ -30,12 +30,15 @@ class EngineGame(Game):
     With ``layout`` the mines are fixed (its ``first`` becomes the suggested first click);
     otherwise mines are drawn uniformly over the cells the rule set allows, at the first open
     (``zero``/``safe``) or at the start (``preopened``, which then opens a random zero cell).
+    ``flags_to_win``: the game is won only once every safe cell is open *and* every mine is
+    flagged (xdemineur); otherwise opening the last safe cell wins and flags every mine.
     """
 
     def __init__(self, rows: int, cols: int, mines: int, rules: str = "zero",
                  seed: int | None = None, layout: Layout | None = None,
-                 first_click: tuple[int, int] | None = None) -> None:
+                 first_click: tuple[int, int] | None = None, flags_to_win: bool = False) -> None:
         self.rules = check_rules(rules)
+        self.flags_to_win = flags_to_win
         if layout is not None and (layout.rows, layout.cols) != (rows, cols):
             raise ValueError("layout size does not match the game size")
         if layout is not None:
@@ -148,6 +151,7 @@ class EngineGame(Game):
     def _flag(self, cell: tuple[int, int]) -> None:
         if self._view[cell] in (Cell.COVERED, Cell.QUESTION):
             self._view[cell] = Cell.FLAG
+            self._check_won()
 
     def _unflag(self, cell: tuple[int, int]) -> None:
         if self._view[cell] in (Cell.FLAG, Cell.QUESTION):
@@ -167,9 +171,17 @@ class EngineGame(Game):
                 for n in neighbours(self.rows, self.cols, *cell):
                     if view[n] in _MARKS:
                         queue.append(n)
-        if self._safe_left == 0:
-            self._state = GameState.WON
-            view[self._mine] = Cell.FLAG
+        self._check_won()
+
+    def _check_won(self) -> None:
+        """Every safe cell open (and, with ``flags_to_win``, every mine flagged): won."""
+        if self._mine is None or self._safe_left != 0:
+            return
+        view = self._view
+        if self.flags_to_win and not (view[self._mine] == Cell.FLAG).all():
+            return
+        self._state = GameState.WON
+        view[self._mine] = Cell.FLAG
 
     def _lose(self, cell: tuple[int, int]) -> None:
         view, mine = self._view, self._mine

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
@@ -27,39 +26,21 @@ from ..board import Board, Cell
 
 if TYPE_CHECKING:   # pragma: no cover
     from ..desktop.window import WindowInfo, X11
+    from ..games.profile import GameProfile, WindowMatch
     from .live import LiveGame
 
 
-@dataclass(frozen=True)
-class WindowMatch:
-    """How a game's top-level window is recognised.
-
-    ``title``: the exact title, or None for any. ``wm_class``: one of the two WM_CLASS strings,
-    compared case-insensitively as a substring (xdemineur's instance name is its argv[0], e.g.
-    ``/usr/games/xdemineur``), or None for any.
-    """
-
-    title: str | None
-    wm_class: str | None
-
-    def matches(self, info: "WindowInfo") -> bool:
-        if self.title is not None and info.title != self.title:
-            return False
-        if self.wm_class is not None:
-            want = self.wm_class.lower()
-            if not any(want in c.lower() for c in info.wm_class):
-                return False
-        return True
-
-    def find(self, x11: "X11") -> "WindowInfo | None":
-        """The largest viewable top-level window that matches (a small helper window never wins)."""
-        best = None
-        for info in x11.windows():
-            if not info.viewable or info.transient_for is not None or not self.matches(info):
-                continue
-            if best is None or info.rect.width * info.rect.height > best.rect.width * best.rect.height:
-                best = info
-        return best
+def find_window(x11: "X11", match: "WindowMatch") -> "WindowInfo | None":
+    """The largest viewable top-level window ``match`` accepts that is not a dialog (so a
+    small helper window or the game's own dialog never wins)."""
+    best = None
+    for info in x11.windows():
+        if not info.viewable or info.transient_for is not None or \
+                not match.matches(info.title, info.wm_class):
+            continue
+        if best is None or info.rect.width * info.rect.height > best.rect.width * best.rect.height:
+            best = info
+    return best
 
 
 def all_covered(board: Board) -> bool:
@@ -70,14 +51,13 @@ def all_covered(board: Board) -> bool:
 class GameUI(ABC):
     """One game's own interface, as the live game needs it.
 
-    Class attributes describe the game; methods act on a ``LiveGame``.
+    What the game *is* (its window, its rules, its name) comes from its ``GameProfile``
+    (``minebot.games``, named by ``game``); the class attributes below add what only play
+    needs; methods act on a ``LiveGame``.
     """
 
-    name: str = "game"
-    """Shown in messages ("the xdemineur window closed")."""
-    window: WindowMatch
-    rules: str = "zero"
-    """The rule set of ``minebot.game.rules`` the game follows (where mines may lie)."""
+    game: str = ""
+    """The name of the game's profile in ``minebot.games``."""
     flags_to_win: bool = False
     """The game declares a win only once every mine is flagged (xdemineur)."""
     end_popup_seconds: float = 0.0
@@ -86,9 +66,27 @@ class GameUI(ABC):
     levels: dict[str, tuple[int, int, int]] = {}
     """The level names this game can switch to by itself: name -> (rows, cols, mines)."""
 
+    def __init__(self, profile: "GameProfile | None" = None) -> None:
+        from .. import games
+        self.profile = profile if profile is not None else games.get(self.game)
+
+    @property
+    def name(self) -> str:
+        """Shown in messages ("the xdemineur window closed")."""
+        return self.profile.title
+
+    @property
+    def window(self) -> "WindowMatch":
+        return self.profile.window
+
+    @property
+    def rules(self) -> str:
+        """The rule set of ``minebot.game.rules`` the game follows (where mines may lie)."""
+        return self.profile.rules
+
     # -- finding ------------------------------------------------------------------------
     def find(self, x11: "X11") -> "WindowInfo | None":
-        return self.window.find(x11)
+        return find_window(x11, self.window)
 
     # -- boards -------------------------------------------------------------------------
     def is_fresh(self, board: Board, before: Board | None = None) -> bool:
@@ -139,7 +137,7 @@ class GameUI(ABC):
             return live.x11.dialogs_of(live.window.id)
         return [w for w in live.x11.windows()
                 if w.viewable and w.transient_for is not None
-                and WindowMatch(None, self.window.wm_class).matches(w)]
+                and any(self.window.wm_class.lower() in c.lower() for c in w.wm_class)]
 
     def close_dialogs(self, live: "LiveGame") -> bool:
         """Close the game's dialogs (a win's "Congratulations!", a high-score table).
@@ -182,3 +180,17 @@ class GameUI(ABC):
     def resume(self, live: "LiveGame") -> None:
         """The board is hidden by a pause: bring the game back (default: give it focus)."""
         live.focus()
+
+
+def ui_for(profile: "GameProfile | str") -> GameUI:
+    """The ``GameUI`` of a game (a profile or its name): the profile's ``ui`` names its class as
+    ``module:Class`` (a name, so the profiles need not import the live layer)."""
+    import importlib
+    from .. import games
+    if isinstance(profile, str):
+        profile = games.get(profile)
+    if not isinstance(profile.ui, str):
+        from ..errors import BadInputError
+        raise BadInputError(f"minebot cannot play {profile.title} live yet")
+    module, _, cls = profile.ui.partition(":")
+    return getattr(importlib.import_module(module), cls)(profile)

@@ -14,10 +14,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..board import Board, GameState
-from ..desktop.window import MINES_CLASS, MINES_TITLE
 from ..errors import MinebotError, NoGameError
 from ..levels import LEVELS
-from .ui import GameUI, WindowMatch, all_covered
+from .ui import GameUI, all_covered
 
 if TYPE_CHECKING:   # pragma: no cover
     from .live import LiveGame
@@ -31,9 +30,7 @@ _TRANSIENT_BGR = np.array([[0xCF, 0xD7, 0xD3], [0x85, 0x8A, 0x88]], dtype=np.uin
 class GnomeMinesUI(GameUI):
     """GNOME Mines (the game once called Gnomine)."""
 
-    name = "GNOME Mines"
-    window = WindowMatch(MINES_TITLE, MINES_CLASS)
-    rules = "zero"   # the first click always opens a zero area (minefield.vala place_mines)
+    game = "gnome-mines"
     levels = {name: (lv.rows, lv.cols, lv.mines) for name, lv in LEVELS.items()}
 
     def looks_transient(self, crop: np.ndarray) -> bool:

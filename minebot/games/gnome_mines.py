@@ -21,4 +21,5 @@ PROFILE = GameProfile(
     templates=("gnome-mines-default", "gnome-mines-classic", "gnome-mines-bgcolors"),
     rules="zero",
     counter=CounterKind.FLAGS_OF_TOTAL,
+    ui="minebot.game.ui_gnome_mines:GnomeMinesUI",
 )

@@ -21,4 +21,5 @@ PROFILE = GameProfile(
     templates=("kmines-classic", "kmines-default"),
     rules="zero",
     counter=CounterKind.STATUS_BAR,
+    ui="minebot.game.ui_kmines:KMinesUI",
 )

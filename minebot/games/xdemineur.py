@@ -22,4 +22,5 @@ PROFILE = GameProfile(
     templates=("xdemineur",),
     rules="preopened",
     counter=CounterKind.SEVEN_SEGMENT_LEFT,
+    ui="minebot.game.ui_xdemineur:XdemineurUI",
 )
