@@ -1,6 +1,8 @@
-"""Benchmark live play on the real GNOME Mines under a private Xvfb.
+"""Benchmark live play on a real Minesweeper (GNOME Mines, xdemineur, KMines) under a private Xvfb.
 
     python benchmarks/live_play.py --level expert --games 200   # -> benchmarks/live_results/
+    python benchmarks/live_play.py --game xdemineur --size 30x16 --mines 99 --games 100 --engine 2000
+    python benchmarks/live_play.py --game kmines --level medium --games 100 --engine 2000
 
 Starts its own Xvfb and GNOME Mines (theme and window size chosen), plays ``--games`` games
 with the same loop, reader and solver as ``minebot play``, and prints win rate (with a 95 %
@@ -11,7 +13,13 @@ keeps its figures. A game the bot had to stop (unreadable frame, inconsistent bo
 counted as ``stopped`` with its reason and frame; a new game is started and the run goes on.
 
 Compare the win rate with the engine under the same rule: ``minebot bench --size 30x16
---mines 99 --rules zero --games N``.
+--mines 99 --rules zero --games N`` (``--game NAME`` for a clone's rules), or here with
+``--engine N``: N engine games of the same size under the game's rules (``bench --game``),
+both rates with 95 % Wilson intervals and the two-sided p-value of their difference.
+
+xdemineur (``--size COLSxROWS --mines N``, Debian package ``xdemineur``) and KMines
+(``--level easy|medium|hard``, Classic theme, package ``kmines``) are started privately by
+``minebot.desktop.clones``; their board size is fixed when they start.
 """
 
 from __future__ import annotations
@@ -31,7 +39,14 @@ from minebot.stats import wilson  # noqa: E402
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--level", default="beginner", choices=("beginner", "intermediate", "expert"))
+    ap.add_argument("--game", default="gnome-mines", choices=("gnome-mines", "xdemineur", "kmines"))
+    ap.add_argument("--level", default=None,
+                    help="GNOME Mines: beginner/intermediate/expert (default beginner); "
+                         "KMines: easy/medium/hard (default easy)")
+    ap.add_argument("--size", default="30x16", help="xdemineur board COLSxROWS (default 30x16)")
+    ap.add_argument("--mines", type=int, default=99, help="xdemineur mines (default 99)")
+    ap.add_argument("--engine", type=int, default=0, metavar="N",
+                    help="also play N engine games of the same size under the game's rules and compare")
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--theme", default="bgcolors", choices=("bgcolors", "default", "classic"))
     ap.add_argument("--window", default="1010x656", help="X window size WxH")
@@ -42,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="count the games already in OUT/games.jsonl and play --games more")
     args = ap.parse_args(argv)
 
-    from minebot.desktop import GnomeMines, Xvfb
+    from minebot.desktop import Xvfb
     from minebot.desktop.xvfb import exit_on_sigterm
     exit_on_sigterm()
     from minebot.errors import MinebotError
@@ -51,7 +66,14 @@ def main(argv: list[str] | None = None) -> int:
     from minebot.solver import Solver
 
     window = tuple(int(v) for v in args.window.lower().split("x"))
-    out = Path(args.out or ROOT / "benchmarks" / "live_results" / f"{args.level}-{args.theme}-{args.window}")
+    if args.level is None:
+        args.level = {"gnome-mines": "beginner", "kmines": "easy"}.get(args.game)
+    if args.game == "xdemineur":
+        args.level, args.theme = args.size, "built-in"
+    elif args.game == "kmines":
+        args.theme = "classic"
+    label = args.level if args.game == "gnome-mines" else f"{args.game}-{args.level}"
+    out = Path(args.out or ROOT / "benchmarks" / "live_results" / f"{label}-{args.theme}-{args.window}")
     out.mkdir(parents=True, exist_ok=True)
     results: list[dict] = []
     if args.resume and (out / "games.jsonl").exists():
@@ -68,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         won_secs = [r["seconds"] for r in done if r["result"] == "won"]
         lo, hi = wilson(wins, len(done))
         return {
-            "level": args.level, "theme": args.theme, "window": list(window),
+            "game": args.game, "level": args.level, "theme": args.theme, "window": list(window),
             "games": len(done), "wins": wins,
             "win_rate": round(wins / len(done), 4) if done else None,
             "win_rate_95": [round(lo, 4), round(hi, 4)],
@@ -83,12 +105,14 @@ def main(argv: list[str] | None = None) -> int:
         }
 
     solver = Solver()
-    with Xvfb(1920, 1080) as xvfb, GnomeMines(xvfb, theme=args.theme, window=window,
-                                               level=args.level) as mines:
+    with Xvfb(1920, 1080) as xvfb, launcher(args, xvfb, window) as mines:
         from minebot.game.replay import Recording
+        from minebot.game.ui import ui_for
         recorder = Recording(args.record) if args.record else None
-        game = LiveGame(mines.display, level=args.level, window_id=mines.window.id, frames_dir=out,
-                        recorder=recorder)
+        options = ({"level": args.level} if args.game == "gnome-mines"
+                   else {"ui": ui_for(args.game), "mines": mines.board[2]})
+        game = LiveGame(mines.display, window_id=mines.window.id, frames_dir=out,
+                        recorder=recorder, **options)
         try:
             for n in range(first_number + 1, first_number + args.games + 1):
                 if args.minutes and time.monotonic() - started > 60 * args.minutes:
@@ -116,8 +140,50 @@ def main(argv: list[str] | None = None) -> int:
             log.close()
             if recorder is not None:
                 recorder.close()
-    print(json.dumps(summary()))
+    final = summary()
+    if args.engine:
+        final["engine"] = engine_rates(args, mines.board if args.game != "gnome-mines" else None,
+                                       final["wins"], final["games"])
+        (out / "summary.json").write_text(json.dumps(final, indent=1) + "\n")
+    print(json.dumps(final))
     return 0
+
+
+def launcher(args, xvfb, window):
+    """The private game to play (not started)."""
+    from minebot.desktop import GnomeMines
+    from minebot.desktop.clones import KMines, Xdemineur
+    from minebot.levels import parse_size
+    if args.game == "xdemineur":
+        rows, cols = parse_size(args.size)
+        return Xdemineur(xvfb, cols=cols, rows=rows, mines=args.mines)
+    if args.game == "kmines":
+        return KMines(xvfb, level=args.level, theme="classic", window=window)
+    return GnomeMines(xvfb, theme=args.theme, window=window, level=args.level)
+
+
+def engine_rates(args, board, wins: int, games: int) -> dict:
+    """N engine games of the live size under the game's rules, against the live rate: both with
+    95 % Wilson intervals and the two-sided p-value of a two-proportion z-test."""
+    import math
+    from minebot.cli.bench import game_rules, play_tasks, summarise
+    from minebot.levels import LEVELS
+    rules, flags = game_rules(args.game)
+    if board is None:
+        lv = LEVELS[args.level]
+        board = (lv.rows, lv.cols, lv.mines)
+    rows, cols, mines = board
+    tasks = [(rows, cols, mines, rules, None, 1_000_003 + i, None, "native", flags)
+             for i in range(args.engine)]
+    e = summarise(list(play_tasks(tasks, 1)))
+    p1, p2 = (wins / games if games else 0.0), e["win_rate"]
+    pooled = (wins + e["wins"]) / (games + e["games"]) if games else 0.0
+    se = math.sqrt(pooled * (1 - pooled) * (1 / max(games, 1) + 1 / e["games"])) if pooled not in (0, 1) else 0.0
+    z = (p1 - p2) / se if se else 0.0
+    p_value = math.erfc(abs(z) / math.sqrt(2))
+    return {"rules": rules, "flags_to_win": flags, "board": [cols, rows, mines], "games": e["games"],
+            "wins": e["wins"], "win_rate": round(p2, 4), "win_rate_95": [round(v, 4) for v in e["ci95"]],
+            "live_minus_engine": round(p1 - p2, 4), "p_value": round(p_value, 4)}
 
 
 if __name__ == "__main__":

@@ -102,3 +102,14 @@ def test_ab_bad_options_are_named(capsys):
     with pytest.raises(SystemExit) as err:
         ab(["--a", '{"no_such_option": 1}', "--games", "1"])
     assert "--a" in str(err.value) and "no_such_option" in str(err.value)
+
+
+def test_game_rules_come_from_the_game_and_flagging_to_win_changes_no_outcome():
+    """``bench --game xdemineur`` plays preopened boards that are won only once every mine is
+    flagged; the solver flags the last mines itself, so every seed ends as it does without."""
+    from minebot.cli.bench import _play, game_rules
+    assert game_rules("xdemineur") == ("preopened", True)
+    assert game_rules("kmines") == ("zero", False)
+    for seed in range(15):
+        task = (9, 12, 14, "preopened", None, seed, None, "native")
+        assert _play(task + (True,))[0] == _play(task)[0]

@@ -26,6 +26,9 @@ def register(sub) -> None:
     p.add_argument("--mines", type=int, default=99, help="number of mines (default 99)")
     p.add_argument("--rules", default="zero", choices=("zero", "safe", "preopened"),
                    help="first-click rule set (default zero)")
+    p.add_argument("--game", default=None, metavar="NAME",
+                   help="play by the rules of this game: gnome-mines, kmines (zero), xdemineur "
+                        "(preopened, and a win needs every mine flagged); overrides --rules")
     p.add_argument("--first", default=None, metavar="ROW,COL",
                    help="first click (default: the solver's choice for the rule set)")
     p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
@@ -52,14 +55,16 @@ def _percentile(values: list[float], q: float) -> float:
 
 def _play(task: tuple) -> tuple[bool, float, list[float], float]:
     """Play one game (in a worker): (won, ms for the game, ms per solver call, CPU ms)."""
-    rows, cols, mines, rules, first, seed, layout, encoding = task
+    rows, cols, mines, rules, first, seed, layout, encoding, *rest = task
+    flags_to_win = bool(rest and rest[0])
     from ..game.engine import EngineGame
     from ..loop import play_game
     from ..solver import Solver
     solver = _SOLVERS.get(encoding)
     if solver is None:
         solver = _SOLVERS[encoding] = Solver(encoding)
-    game = EngineGame(rows, cols, mines, rules=rules, seed=seed, layout=layout, first_click=first)
+    game = EngineGame(rows, cols, mines, rules=rules, seed=seed, layout=layout, first_click=first,
+                      flags_to_win=flags_to_win)
     cpu = time.process_time()
     result = play_game(game, solver)
     return result.won, result.seconds * 1000.0, result.move_ms, (time.process_time() - cpu) * 1000.0
@@ -181,8 +186,20 @@ def _progress(done: int, total: int, wins: int, start: float) -> None:
     sys.stderr.flush()
 
 
+def game_rules(name: str) -> tuple[str, bool]:
+    """(rule set, flags_to_win) of a game, from its profile and its ``GameUI``."""
+    from ..game.ui import ui_for
+    ui = ui_for(name)
+    return ui.rules, ui.flags_to_win
+
+
 def run(args) -> int:
+    flags_to_win = False
+    if getattr(args, "game", None):
+        args.rules, flags_to_win = game_rules(args.game)
     tasks = _tasks(args)
+    if flags_to_win:
+        tasks = [task + (True,) for task in tasks]
     outcomes: list = []
     show = sys.stderr.isatty()
     start = time.perf_counter()

@@ -27,10 +27,14 @@ started too, so this runs on a headless machine. Results go to --out: summary.js
 summary plus per-level figures), games.jsonl (one line per finished game, written at once)
 and game-NNN-won.png / -lost.png (each finished board). Needs the Debian packages xvfb and
 gnome-mines (installed by .ci/setup).""")
+    p.add_argument("--game", default="gnome-mines", choices=("gnome-mines", "xdemineur", "kmines"),
+                   help="the game to start (default %(default)s); xdemineur plays 16x16/40 as "
+                        "'beginner' and 30x16/99 as 'expert', KMines (Classic theme) Easy 9x9/10 "
+                        "and Hard 30x16/99")
     p.add_argument("--beginner", type=int, default=3, metavar="N", help="beginner games (default 3)")
     p.add_argument("--expert", type=int, default=1, metavar="N", help="expert games (default 1)")
     p.add_argument("--theme", default="bgcolors", choices=("bgcolors", "default", "classic"),
-                   help="GNOME Mines theme (default %(default)s)")
+                   help="GNOME Mines theme (default %(default)s; KMines plays its Classic theme)")
     p.add_argument("--window", default="1290x760", metavar="WxH",
                    help="game window size in pixels (default %(default)s; smallest 590x460)")
     p.add_argument("--out", default="minebot-output", help="output folder (default %(default)s)")
@@ -57,6 +61,28 @@ def _window(text: str) -> tuple[int, int]:
     return w, h
 
 
+CLONE_BOARDS = {
+    "xdemineur": {"beginner": {"cols": 16, "rows": 16, "mines": 40},
+                  "expert": {"cols": 30, "rows": 16, "mines": 99}},
+    "kmines": {"beginner": {"level": "easy"}, "expert": {"level": "hard"}},
+}
+"""What ``--beginner``/``--expert`` play in the other games (launcher options)."""
+
+
+def clone_for(game: str, level: str, display, window: tuple[int, int]):
+    """A private xdemineur or KMines (not started) for ``level`` of the demo."""
+    from ..desktop.clones import KMines, Xdemineur
+    options = CLONE_BOARDS[game][level]
+    if game == "xdemineur":
+        return Xdemineur(display, **options)
+    return KMines(display, theme="classic", window=window, **options)
+
+
+def describe_board(launcher) -> str:
+    rows, cols, mines = launcher.board
+    return f"{cols}x{rows}/{mines}"
+
+
 def run(args: argparse.Namespace) -> int:
     from contextlib import ExitStack
 
@@ -64,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
     from ..errors import BadInputError, Interrupted, MinebotError
     from ..game.live import LiveGame
     from ..game.replay import Recording
+    from ..game.ui import ui_for
     from ..outputs import check_file, check_folder
     from ..solver import Solver
     from ..vision import Reader
@@ -97,17 +124,25 @@ def run(args: argparse.Namespace) -> int:
             else:
                 display = os.environ["DISPLAY"]
             first = "beginner" if args.beginner else "expert"
-            mines = stack.enter_context(GnomeMines(display, theme=args.theme, window=window, level=first,
-                                                   font=args.font))
-            print(f"demo: private GNOME Mines ({args.theme}, window {window[0]}x{window[1]})", flush=True)
+            if args.game == "gnome-mines":
+                mines = stack.enter_context(GnomeMines(display, theme=args.theme, window=window,
+                                                       level=first, font=args.font))
+                print(f"demo: private GNOME Mines ({args.theme}, window {window[0]}x{window[1]})",
+                      flush=True)
             solver = Solver()
             try:
                 for level, count in (("beginner", args.beginner), ("expert", args.expert)):
                     if not count:
                         continue
-                    game = LiveGame(mines.display, reader=Reader(crops_dir=crops), level=level,
+                    options: dict = {"level": level}
+                    if args.game != "gnome-mines":
+                        # the clones' board size is chosen when they start: one copy per level
+                        mines = stack.enter_context(clone_for(args.game, level, display, window))
+                        print(f"demo: private {args.game} ({level}: {describe_board(mines)})", flush=True)
+                        options = {"ui": ui_for(args.game), "mines": mines.board[2]}
+                    game = LiveGame(mines.display, reader=Reader(crops_dir=crops),
                                     recorder=recorder, frames_dir=out, window_id=mines.window.id,
-                                    learner=None if args.no_learn else Learner())
+                                    learner=None if args.no_learn else Learner(), **options)
                     stack.callback(game.close)
                     before = len(session.results)
                     # A board it cannot read safely is logged as stopped and the demo goes on

@@ -31,10 +31,11 @@ def add_level_options(p: argparse.ArgumentParser) -> None:
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "play", help="play the GNOME Mines window on this display",
+        "play", help="play the Minesweeper window (GNOME Mines, xdemineur, KMines) on this display",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="""\
-Find the GNOME Mines window (X11 title "Mines"), keep it focused, and play: capture the
+Find the game's window (GNOME Mines, xdemineur or KMines: the first one open, or the one
+--game names), keep it focused, and play: capture the
 window, read the board, click every certain cell in one batch, wait for the screen to show
 the result, check it, repeat; guess the safest cell when nothing is certain. Every click is
 inside the board just read. With no level given it plays whatever board the window shows
@@ -50,6 +51,9 @@ click. Stop at any time with Ctrl-C (exit 130), SIGTERM (143), or by moving the 
 screen corner (pyautogui's fail-safe): the summary of the finished games is still printed. For
 a game on a private virtual display, see `minebot demo`.""")
     add_level_options(p)
+    p.add_argument("--game", metavar="NAME",
+                   help="the game to play: gnome-mines, xdemineur or kmines (default: the first of "
+                        "these with a window open). xdemineur and KMines play the size they show")
     p.add_argument("--games", type=int, default=1, metavar="N", help="games to play (default 1)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON on the last line")
     p.add_argument("--log", default="minebot-games.jsonl", metavar="FILE",
@@ -272,7 +276,11 @@ def run(args: argparse.Namespace) -> int:
     recorder = Recording(args.record) if args.record else None
     session = Session(log, screenshots)
     reader = Reader(args.templates, crops_dir=crops_folder(frames))
-    game = LiveGame(args.display, reader=reader, level=level, custom=custom,
+    ui = None
+    if args.game:
+        from ..game.ui import ui_for
+        ui = ui_for(args.game)   # an unknown name is bad input listing the known ones
+    game = LiveGame(args.display, reader=reader, level=level, custom=custom, ui=ui,
                     click_log=args.click_log, recorder=recorder,
                     frames_dir=frames, use_window=not args.no_window,
                     learner=None if args.no_learn else Learner())

@@ -180,6 +180,11 @@ class Xdemineur(PrivateGame):
         super().__init__(display, **kw)
         self.cols, self.rows, self.mines = cols, rows, mines
 
+    @property
+    def board(self) -> tuple[int, int, int]:
+        """(rows, cols, mines) of the games it plays."""
+        return self.rows, self.cols, self.mines
+
     def argv(self) -> list[str]:
         return [self.exe, "-geometry", f"{self.cols}x{self.rows}", "-m", str(self.mines)]
 

@@ -103,15 +103,18 @@ class LiveGame(Game):
                  cover_wait: float = 3.0, learner=None, ui: GameUI | None = None) -> None:
         from ..desktop.backend import open_backend
         from ..input import Pointer
-        if ui is None:
-            from .ui_gnome_mines import GnomeMinesUI
-            ui = GnomeMinesUI()
-        self.ui = ui
-        if level is not None and level not in ui.levels:
-            raise MinebotError(f"unknown level {level!r} for {ui.name}: expected one of "
-                               f"{', '.join(ui.levels) or '(none: it plays the size it shows)'}")
         self.backend = open_backend(display)
         self.x11 = self.backend.x11
+        if ui is None:
+            # the supported game whose window is open (GNOME Mines when none is)
+            from .ui import detect
+            from .ui_gnome_mines import GnomeMinesUI
+            ui = (detect(self.x11, window_id) if use_window else None) or GnomeMinesUI()
+        self.ui = ui
+        if level is not None and level not in ui.levels:
+            self.backend.close()
+            raise MinebotError(f"unknown level {level!r} for {ui.name}: expected one of "
+                               f"{', '.join(ui.levels) or '(none: it plays the size it shows)'}")
         self.display = self.backend.display
         self.screen_rect = self.backend.screen_rect
         self.capture = None         # WindowCapture of the game window, or the whole Screen
@@ -344,7 +347,13 @@ class LiveGame(Game):
         """Capture and read until a clean, settled read (and, with ``expect``, a plausible one)."""
         from ..vision.reader import NoBoardError, UnmatchedCellsError
         last_error: Exception | None = None
-        for attempt in range(self.rereads + 1):
+        # A game that draws a message over the board after a win or loss (KMines) gets that
+        # long to clear it before the reads give up.
+        patience = time.monotonic() + self.ui.end_popup_seconds
+        attempt = -1
+        while (attempt := attempt + 1) <= self.rereads or time.monotonic() < patience:
+            if attempt > self.rereads:
+                time.sleep(0.25)
             if attempt:
                 self._forget_grid()
                 self._close_dialogs()
@@ -392,7 +401,7 @@ class LiveGame(Game):
             return board
         self.frame = frame
         saved = self.save_frame("unreadable")
-        raise type(last_error)(f"{last_error} (after {self.rereads + 1} reads; frame saved "
+        raise type(last_error)(f"{last_error} (after {attempt} reads; frame saved "
                                f"to {saved})") if isinstance(last_error, ScreenMismatchError) \
             else NoGameError(f"could not read the board: {last_error}; frame saved to {saved}")
 
@@ -641,7 +650,7 @@ class LiveGame(Game):
         """A frame of the window once it stopped changing (for a ``GameUI`` to look at)."""
         return self._settled(None)
 
-    def wait_fresh(self, before: Board | None = None, timeout: float = 5.0) -> Board:
+    def wait_fresh(self, before: Board | None = None, timeout: float | None = None) -> Board:
         """Read until the new game's board shows (only that frame is recorded).
 
         ``before``: the board shown when the new game was asked for (a game that opens an
@@ -649,6 +658,8 @@ class LiveGame(Game):
         this game must have the same size (``expected_shape``): a read of another size is a
         misread, read again, never acted on.
         """
+        if timeout is None:
+            timeout = 5.0 + self.ui.end_popup_seconds
         deadline = time.monotonic() + timeout
         while True:
             recorder, self.recorder = self.recorder, None

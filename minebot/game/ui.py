@@ -64,7 +64,8 @@ class GameUI(ABC):
     """How long a message drawn over the board after a win or loss may hide cells (KMines' "You
     have lost." fades after 4 s): reads that fail are retried for this long."""
     levels: dict[str, tuple[int, int, int]] = {}
-    """The level names this game can switch to by itself: name -> (rows, cols, mines)."""
+    """The game's named levels: name -> (rows, cols, mines) (GNOME Mines switches to one;
+    the others must be started at it)."""
 
     def __init__(self, profile: "GameProfile | None" = None) -> None:
         from .. import games
@@ -110,15 +111,19 @@ class GameUI(ABC):
               custom: tuple[int, int, int] | None) -> Board:
         """Bring the game to ``level`` (or ``custom``, or the size it shows) with a fresh board.
 
-        The default: a game that cannot change its size from the bot plays what it shows
-        (a finished one is replaced by a new game of the same size).
+        The default, for a game whose size is chosen when it starts: play what it shows (a
+        finished game is replaced by a new one of the same size); a level or size asked for
+        must be the one shown.
         """
-        if level is not None or custom is not None:
-            from ..errors import BadInputError
-            raise BadInputError(f"{self.name} cannot be switched to another board size from "
-                                "minebot: start it with the size wanted")
         self.close_dialogs(live)
         board = live.observe()
+        want = self.levels[level][:2] if level else (custom[:2] if custom else None)
+        if want is not None and board.shape != want:
+            from ..errors import BadInputError
+            rows, cols = want
+            raise BadInputError(f"{self.name} shows a {board.cols}x{board.rows} board, not "
+                                f"{cols}x{rows}; minebot cannot change its size: start it with "
+                                "the size wanted")
         live.expected_shape = board.shape
         return live.new_game() if board.is_over else board
 
@@ -194,3 +199,19 @@ def ui_for(profile: "GameProfile | str") -> GameUI:
         raise BadInputError(f"minebot cannot play {profile.title} live yet")
     module, _, cls = profile.ui.partition(":")
     return getattr(importlib.import_module(module), cls)(profile)
+
+
+def detect(x11: "X11", window_id: int | None = None) -> GameUI | None:
+    """The ``GameUI`` of the supported game that owns ``window_id``, or (with none given) of
+    the first supported game, in registry order, with a window open; None if there is none."""
+    from .. import games
+    info = x11.info(window_id) if window_id is not None else None
+    for profile in games.PROFILES.values():
+        if not isinstance(profile.ui, str):
+            continue
+        if window_id is not None:
+            if info is not None and profile.window.matches(info.title, info.wm_class):
+                return ui_for(profile)
+        elif find_window(x11, profile.window) is not None:
+            return ui_for(profile)
+    return None

@@ -1,0 +1,90 @@
+"""xdemineur 2.1.1 through its own interface: the smiley button.
+
+Why the smiley is found on the frame: xdemineur has no keyboard shortcut and no menu; a click
+on the smiley above the board starts a new game (man page). Its place depends on the window
+width, so it is located on the frame just read (the largest yellow face above the board) and
+clicked at its centre with the click bounded to that face, never to the board.
+
+The game opens a random zero area by itself, so a fresh board is not all covered: it is a
+board in play with no mark on it that differs from the one shown before the new game was
+asked for. It declares a win only when every mine is flagged (``flags_to_win``); the solver
+flags the mines left once every safe cell is open.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..board import Board, Cell, GameState
+from ..errors import NoGameError
+from .ui import GameUI
+
+if TYPE_CHECKING:   # pragma: no cover
+    from .live import LiveGame
+
+MIN_FACE = 12
+"""Pixels: a yellow blob narrower or lower than this is not the smiley."""
+
+
+def yellow_mask(image: np.ndarray) -> np.ndarray:
+    """Saturated yellow pixels (BGR): the smiley's face in every mood."""
+    b, g, r = (image[..., i].astype(np.int16) for i in range(3))
+    return (r > 180) & (g > 180) & (b < 100)
+
+
+def find_smiley(frame: np.ndarray, board_px: tuple[int, int, int, int]) -> tuple[int, int, int, int] | None:
+    """The smiley's box (left, top, right, bottom) in ``frame``: the largest yellow blob
+    above the board and within its columns, roughly square; None if there is none."""
+    import cv2
+    left, top, right, _ = board_px
+    strip = frame[:max(top, 0), max(left, 0):right]
+    if strip.size == 0:
+        return None
+    mask = yellow_mask(strip).astype(np.uint8)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    best = None
+    for label in range(1, count):
+        x, y, w, h, area = (int(v) for v in stats[label])
+        if w < MIN_FACE or h < MIN_FACE or not 0.6 <= w / h <= 1.6:
+            continue
+        if best is None or area > best[0]:
+            best = (area, (x + left, y, x + left + w, y + h))
+    return None if best is None else best[1]
+
+
+class XdemineurUI(GameUI):
+    """xdemineur: new game by its smiley; no dialogs, no pause, no levels."""
+
+    game = "xdemineur"
+    flags_to_win = True
+
+    def is_fresh(self, board: Board, before: Board | None = None) -> bool:
+        """In play, nothing marked or shown as a mine, some cells opened by the game itself,
+        and not the board shown before the new game was asked for."""
+        cells = board.cells
+        if board.state not in (GameState.PLAYING, None):
+            return False
+        if np.isin(cells, (Cell.FLAG, Cell.QUESTION, Cell.MINE, Cell.EXPLODED, Cell.WRONG_FLAG)).any():
+            return False
+        if not (cells <= 8).any():
+            return False
+        return before is None or before.shape != board.shape or not np.array_equal(before.cells, cells)
+
+    def request_new_game(self, live: "LiveGame", board: Board | None) -> None:
+        """Click the smiley, located on a fresh capture of the window."""
+        if live.reading is None:
+            live.observe()
+        frame = live.settled_frame()
+        box = find_smiley(frame, live.reading.board_px)
+        if box is None:
+            path = live.save_frame("no-smiley")
+            raise NoGameError(f"no xdemineur smiley above the board; frame saved to {path}")
+        x0, y0, x1, y1 = box
+        region = live.region
+        bounds = (region.left + x0, region.top + y0, region.left + x1, region.top + y1)
+        live.pointer.click(region.left + (x0 + x1 - 1) / 2, region.top + (y0 + y1 - 1) / 2,
+                           "left", bounds)
+        time.sleep(0.05)

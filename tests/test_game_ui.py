@@ -1,0 +1,130 @@
+"""Each game's own interface (``minebot.game.ui_*``): which window is whose, what a fresh board
+is, where xdemineur's smiley is; on the real games (marked live): the smiley click starts a new
+game, and a running game is recognised by its window."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from minebot.board import Board
+from minebot.errors import BadInputError
+from minebot.game.ui import detect, ui_for
+from minebot.game.ui_gnome_mines import GnomeMinesUI
+from minebot.game.ui_kmines import KMinesUI
+from minebot.game.ui_xdemineur import XdemineurUI, find_smiley
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "xdemineur"
+
+
+def test_every_game_has_its_ui_with_the_rules_of_its_profile():
+    assert isinstance(ui_for("gnome-mines"), GnomeMinesUI)
+    xd, km = ui_for("xdemineur"), ui_for("kmines")
+    assert isinstance(xd, XdemineurUI) and isinstance(km, KMinesUI)
+    assert (xd.rules, xd.flags_to_win) == ("preopened", True)
+    assert (km.rules, km.flags_to_win) == ("zero", False)
+    assert km.standard_mines((16, 16)) == 40 and km.standard_mines((9, 9)) == 10
+    with pytest.raises(BadInputError, match="unknown game"):
+        ui_for("winmine")
+
+
+def test_window_matches():
+    xd, km, gm = ui_for("xdemineur"), ui_for("kmines"), ui_for("gnome-mines")
+    # as python-xlib hands them over (xdemineur's Latin-1 "é" does not decode as UTF-8)
+    xd_class = ("/usr/games/xdemineur", "XD\ufffdmineur")
+    assert xd.window.matches("xd\xe9mineur", xd_class)
+    assert not km.window.matches("xd\xe9mineur", xd_class) and not gm.window.matches("xd\xe9mineur", xd_class)
+    assert km.window.matches("KMines", ("kmines", "kmines"))
+    assert gm.window.matches("Mines", ("gnome-mines", "Gnome-mines"))
+    assert not gm.window.matches("Reset? \u2014 KMines", ("kmines", "kmines"))
+
+
+def test_a_fresh_xdemineur_board_is_opened_by_the_game_and_unmarked():
+    ui = XdemineurUI()
+    fresh = Board.parse("0001-\n0012-\n0001-\n")
+    assert ui.is_fresh(fresh)
+    assert not ui.is_fresh(Board.parse("-----\n-----\n-----\n"))      # the game opens an area
+    assert not ui.is_fresh(Board.parse("0001F\n0012-\n0001-\n"))      # a flag: played on
+    assert not ui.is_fresh(fresh, before=fresh)                       # the old board still shows
+    assert ui.is_fresh(fresh, before=Board.parse("-1000\n-2100\n-1000\n"))
+
+
+@pytest.mark.parametrize("stem", ["xdemineur-30x16-100-mid", "xdemineur-12x10-15-lost",
+                                  "xdemineur-12x8-4-won", "xdemineur-12x10-15-fresh"])
+def test_the_smiley_is_found_above_the_board_in_every_mood(stem):
+    """Truth (fixtures/CLONES.md): the smiley is centred on the window's width at y ~40, in the
+    panel above the board."""
+    image = cv2.imread(str(FIXTURES / f"{stem}.png"))
+    meta = json.loads((FIXTURES / f"{stem}.json").read_text())
+    board = meta["board_rect_in_image"]
+    box = find_smiley(image, tuple(board))
+    assert box is not None
+    x0, y0, x1, y1 = box
+    assert abs((x0 + x1) / 2 - image.shape[1] / 2) <= 2 and abs((y0 + y1) / 2 - 40) <= 3
+    assert y1 <= board[1] and 20 <= x1 - x0 <= 40
+
+
+def test_no_smiley_is_found_where_there_is_none():
+    image = np.full((300, 300, 3), 0xB3, np.uint8)
+    assert find_smiley(image, (16, 81, 268, 291)) is None
+
+
+# -- on the real games -------------------------------------------------------------------------
+
+def _skip_without(path: str) -> None:
+    if not os.access(path, os.X_OK):
+        pytest.skip(f"needs {path}")
+
+
+@pytest.mark.live
+def test_the_smiley_click_starts_a_new_xdemineur_game():
+    """The box find_smiley gives, clicked at its centre through the guarded pointer, starts a new
+    game: the game's own opening differs, and the clock restarts."""
+    from minebot.desktop import Screen, Xvfb
+    from minebot.desktop.clones import XDEMINEUR, Xdemineur
+    from minebot.input import Pointer
+    _skip_without(XDEMINEUR)
+    with Xvfb(1024, 768) as xvfb, Xdemineur(xvfb, cols=16, rows=16, mines=40) as game, \
+            Screen(xvfb.display) as screen:
+        rect = game.window.rect
+        board = (16, 81, 16 + 21 * 16, 81 + 21 * 16)   # fixtures/CLONES.md geometry
+        time.sleep(2.2)   # let the clock count
+        before = screen.grab(rect)
+        box = find_smiley(before, board)
+        assert box is not None
+        x0, y0, x1, y1 = box
+        pointer = Pointer(xvfb.display)
+        try:
+            pointer.click(rect.left + (x0 + x1 - 1) / 2, rect.top + (y0 + y1 - 1) / 2, "left",
+                          (rect.left + x0, rect.top + y0, rect.left + x1, rect.top + y1))
+            pointer.move(rect.left + 2, rect.top + 2, (rect.left, rect.top, rect.right, rect.bottom))
+        finally:
+            pointer.close()
+        time.sleep(0.5)
+        after = screen.grab(rect)
+        l, t, r, b = board
+        assert not np.array_equal(after[t:b, l:r], before[t:b, l:r])   # another opening
+        # the timer (right of the smiley) shows fewer seconds: its red segments changed
+        assert not np.array_equal(after[20:60, x1 + 10:], before[20:60, x1 + 10:])
+
+
+@pytest.mark.live
+def test_a_running_game_is_recognised_by_its_window():
+    from minebot.desktop import X11, Xvfb
+    from minebot.desktop.clones import KMINES, XDEMINEUR, KMines, Xdemineur
+    _skip_without(XDEMINEUR)
+    _skip_without(KMINES)
+    with Xvfb(1024, 768) as xvfb, X11(xvfb.display) as x11:
+        assert detect(x11) is None
+        with Xdemineur(xvfb, cols=12, rows=8, mines=10) as xd:
+            assert isinstance(detect(x11), XdemineurUI)
+            assert isinstance(detect(x11, xd.window.id), XdemineurUI)
+        with KMines(xvfb, level="easy") as km:
+            assert isinstance(detect(x11), KMinesUI)
+            assert isinstance(detect(x11, km.window.id), KMinesUI)
