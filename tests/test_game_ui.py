@@ -128,3 +128,41 @@ def test_a_running_game_is_recognised_by_its_window():
         with KMines(xvfb, level="easy") as km:
             assert isinstance(detect(x11), KMinesUI)
             assert isinstance(detect(x11, km.window.id), KMinesUI)
+
+
+@pytest.mark.live
+def test_kmines_new_game_by_its_own_shortcut_through_a_live_game():
+    """A LiveGame on KMines (found by its window, no board read needed) asks for a new game
+    the KMines way: the opened board turns back into the fresh one."""
+    from minebot.desktop import Screen, Xvfb
+    from minebot.desktop.clones import KMINES, KMines
+    from minebot.game.live import LiveGame
+    from minebot.input import Pointer
+    _skip_without(KMINES)
+    with Xvfb(1024, 768) as xvfb, KMines(xvfb, level="easy", window=(640, 480)) as km, \
+            Screen(xvfb.display) as screen:
+        rect = km.window.rect
+        # the game view (everything between the 56 px of menu and tool bar and the status bar)
+        view = (0, 60, rect.width, rect.height - 40)
+        time.sleep(0.5)
+        fresh = screen.grab(rect)
+        pointer = Pointer(xvfb.display)
+        try:   # the first click (centre of the centred board) opens an area
+            pointer.click(rect.left + rect.width // 2, rect.top + 56 + (rect.height - 87) // 2,
+                          "left", (rect.left, rect.top, rect.right, rect.bottom))
+            pointer.move(rect.left + 3, rect.top + 70, (rect.left, rect.top, rect.right, rect.bottom))
+        finally:
+            pointer.close()
+        time.sleep(0.5)
+        l, t, r, b = view
+        opened = screen.grab(rect)
+        assert not np.array_equal(opened[t:b, l:r], fresh[t:b, l:r])
+        live = LiveGame(xvfb.display, ui=KMinesUI(), window_id=km.window.id)
+        try:
+            assert live.rules == "zero"
+            live.ui.request_new_game(live, None)
+            time.sleep(0.5)
+            again = screen.grab(rect)
+        finally:
+            live.close()
+        assert np.abs(again[t:b, l:r].astype(int) - fresh[t:b, l:r].astype(int)).mean() < 1.0
