@@ -70,6 +70,25 @@ def test_the_smiley_is_found_above_the_board_in_every_mood(stem):
     assert y1 <= board[1] and 20 <= x1 - x0 <= 40
 
 
+@pytest.mark.parametrize("scale", [1, 2])
+def test_the_smiley_tells_how_the_game_stands(scale):
+    """Truth: each fixture's state (a lost game is proven by its shown mines, the won one by its
+    flags; fixtures/CLONES.md). Also at twice the size: the mood is read from shapes."""
+    from minebot.board import GameState
+    ui = XdemineurUI()
+    seen = set()
+    for png in sorted(FIXTURES.glob("*.png")):
+        meta = json.loads(png.with_suffix(".json").read_text())
+        image = cv2.imread(str(png))
+        board = tuple(v * scale for v in meta["board_rect_in_image"])
+        if scale != 1:
+            image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_NEAREST)
+        want = GameState(meta["state"])
+        assert ui.shown_state(image, board) == (None if want is GameState.PLAYING else want), png.name
+        seen.add(want)
+    assert seen == {GameState.PLAYING, GameState.WON, GameState.LOST}
+
+
 def test_no_smiley_is_found_where_there_is_none():
     image = np.full((300, 300, 3), 0xB3, np.uint8)
     assert find_smiley(image, (16, 81, 268, 291)) is None

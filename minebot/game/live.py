@@ -384,7 +384,7 @@ class LiveGame(Game):
                     + ", ".join(f"{r},{c}" for r, c in reading.suspect[:8]))
                 time.sleep(0.02)
                 continue
-            board = self._with_mines(reading)
+            board = self._with_mines(reading, frame)
             if self.expected_shape is not None and board.shape != self.expected_shape:
                 last_error = ScreenMismatchError(self._shape_problem(board))
                 time.sleep(0.02)
@@ -587,7 +587,7 @@ class LiveGame(Game):
             except (NoBoardError, UnmatchedCellsError) as exc:
                 problem = str(exc)
             else:
-                board = self._with_mines(reading)
+                board = self._with_mines(reading, frame)
                 problem = (f"cells looked hovered or pressed: {reading.suspect[:4]}"
                            if reading.suspect else expect(board))
                 if problem is None and self.expected_shape not in (None, board.shape):
@@ -615,10 +615,15 @@ class LiveGame(Game):
         rows, cols = self.expected_shape
         return f"read a {board.cols}x{board.rows} board where the game is {cols}x{rows}"
 
-    def _with_mines(self, reading) -> Board:
-        """The reading's board with the mine total filled in when the counter gave none, and
-        its unsure numbers settled by the rules or shown as ``#`` (never acted on as read)."""
+    def _with_mines(self, reading, frame: np.ndarray | None = None) -> Board:
+        """The reading's board with the mine total filled in when the counter gave none, its
+        unsure numbers settled by the rules or shown as ``#`` (never acted on as read), and the
+        game's own verdict (xdemineur's smiley) when it shows the game over."""
         board = reading.board
+        if frame is not None and board.state in (GameState.PLAYING, None):
+            verdict = self.ui.shown_state(frame, reading.board_px)
+            if verdict in (GameState.WON, GameState.LOST):
+                board = board.replace(state=verdict)
         if board.mines is None:
             mines = self.mines_hint if self.mines_hint is not None else self.ui.standard_mines(board.shape)
             if mines is not None:

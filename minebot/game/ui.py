@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
-from ..board import Board, Cell
+from ..board import Board, Cell, GameState
 
 if TYPE_CHECKING:   # pragma: no cover
     from ..desktop.window import WindowInfo, X11
@@ -100,6 +100,11 @@ class GameUI(ABC):
         for rows, cols, mines in self.levels.values():
             if (rows, cols) == shape:
                 return mines
+        return None
+
+    def shown_state(self, frame: np.ndarray, board_px: tuple[int, int, int, int]) -> "GameState | None":
+        """What the game itself shows about the game's end outside the board (a face, a
+        message), or None when it shows nothing the board does not (the default)."""
         return None
 
     def looks_transient(self, crop: np.ndarray) -> bool:

@@ -55,6 +55,29 @@ def find_smiley(frame: np.ndarray, board_px: tuple[int, int, int, int]) -> tuple
     return None if best is None else best[1]
 
 
+def face_mood(face: np.ndarray) -> GameState:
+    """The smiley's mood from its dark strokes inside the outline: sunglasses (a wide dark band
+    in the upper half) = won; otherwise the mouth: a smile (its ends higher than its middle) =
+    playing, a frown = lost. Measured on shapes, not on one picture, so a scaled face works too."""
+    h, w = face.shape[:2]
+    inner = face[h // 7: h - h // 7, w // 7: w - w // 7]
+    dark = (inner.max(axis=2) < 90)
+    ih, iw = dark.shape
+    upper = dark[: ih // 2]
+    if upper.mean() > 0.12:
+        return GameState.WON
+    ys, xs = np.nonzero(dark[int(ih * 0.55):])
+    if xs.size < 3:
+        return GameState.PLAYING
+    left, right = xs.min(), xs.max()
+    span = max(right - left, 1)
+    ends = ys[(xs <= left + span // 4) | (xs >= right - span // 4)]
+    middle = ys[np.abs(xs - (left + right) / 2) <= span * 0.15]
+    if ends.size and middle.size and ends.mean() > middle.mean():
+        return GameState.LOST
+    return GameState.PLAYING
+
+
 class XdemineurUI(GameUI):
     """xdemineur: new game by its smiley; no dialogs, no pause, no levels."""
 
@@ -72,6 +95,15 @@ class XdemineurUI(GameUI):
         if not (cells <= 8).any():
             return False
         return before is None or before.shape != board.shape or not np.array_equal(before.cells, cells)
+
+    def shown_state(self, frame: np.ndarray, board_px: tuple[int, int, int, int]) -> GameState | None:
+        """The smiley's verdict: won (sunglasses) or lost (a frown); None while playing."""
+        box = find_smiley(frame, board_px)
+        if box is None:
+            return None
+        x0, y0, x1, y1 = box
+        mood = face_mood(frame[y0:y1, x0:x1])
+        return None if mood is GameState.PLAYING else mood
 
     def request_new_game(self, live: "LiveGame", board: Board | None) -> None:
         """Click the smiley, located on a fresh capture of the window."""
