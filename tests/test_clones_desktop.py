@@ -10,14 +10,7 @@ import pytest
 
 from minebot.desktop import DesktopError, Xvfb
 from minebot.desktop.clones import KMINES, XDEMINEUR, KMines, Xdemineur
-
-def _alive(pid: int) -> bool:
-    try:
-        os.killpg(pid, 0)
-        return True
-    except ProcessLookupError:
-        return False
-
+from test_desktop import _alive   # the same check: is any process of that group left?
 
 def test_bad_boards_are_refused_before_anything_starts():
     with pytest.raises(DesktopError, match="at least 12 columns"):

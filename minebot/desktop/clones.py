@@ -9,16 +9,13 @@ settings in a private ``XDG_CONFIG_HOME/kminesrc`` (facts in ``fixtures/CLONES.m
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import tempfile
 import time
 from pathlib import Path
 
+from .private_game import PrivateGame, check_choice, check_custom
 from .session import NO_SERVICES_BUS
-from .window import X11, WindowInfo
-from .xvfb import DesktopError, stop_process_group
+from .xvfb import DesktopError
 
 XDEMINEUR = "/usr/games/xdemineur"
 KMINES = "/usr/games/kmines"
@@ -27,139 +24,6 @@ KMINES_LEVELS = {"easy": (9, 9, 10), "medium": (16, 16, 40), "hard": (16, 30, 99
 """KMines' difficulty levels: name -> (rows, cols, mines) (``mainwindow.cpp`` newGame)."""
 KMINES_THEMES = ("classic", "default", "green", "graveyard-mayhem")
 """The themes Debian's kmines 22.12 ships (``/usr/share/kmines/themes``)."""
-
-
-class PrivateGame:
-    """A game process on a display, with a private home, ended by its process group.
-
-    Subclasses say how to run it (``argv``, ``prepare``) and which window is theirs
-    (``profile``, a name in ``minebot.games``). ``with Game(display) as g: g.window``.
-    """
-
-    profile = ""
-    exe = ""
-    package = ""
-
-    def __init__(self, display, timeout: float = 20.0) -> None:
-        # Anything with ``display`` and ``env()`` (an Xvfb, a session.Desktop) or a display name.
-        self.xvfb = None if isinstance(display, str) else display
-        self.display = display if isinstance(display, str) else display.display
-        self.timeout = timeout
-        self.proc: subprocess.Popen | None = None
-        self.window: WindowInfo | None = None
-        self.home: Path | None = None
-        self._x: X11 | None = None
-
-    # -- what subclasses say --------------------------------------------------------------
-    def argv(self) -> list[str]:
-        return [self.exe]
-
-    def prepare(self, home: Path) -> dict[str, str]:
-        """Write the game's private files under ``home``; returns extra environment."""
-        return {}
-
-    def after_start(self) -> None:
-        """Anything to do once the window shows (e.g. a window size)."""
-
-    # -- life cycle ---------------------------------------------------------------------
-    def env(self) -> dict[str, str]:
-        env = self.xvfb.env() if self.xvfb else dict(os.environ, DISPLAY=self.display)
-        env.pop("DBUS_SESSION_BUS_ADDRESS", None)
-        assert self.home is not None
-        env.update({"HOME": str(self.home), "XDG_CONFIG_HOME": str(self.home / "config"),
-                    "XDG_DATA_HOME": str(self.home / "data"),
-                    "XDG_CACHE_HOME": str(self.home / "cache"), "NO_AT_BRIDGE": "1"})
-        return env
-
-    def start(self) -> "PrivateGame":
-        if not os.access(self.exe, os.X_OK):
-            raise DesktopError(f"{self.exe}: {self.package} is not installed "
-                               f"(apt install --no-install-recommends {self.package})")
-        self.home = Path(tempfile.mkdtemp(prefix=f"minebot-{self.package}-"))
-        try:
-            (self.home / "config").mkdir()
-            env = self.env()
-            env.update(self.prepare(self.home))
-            log = open(self.home / "game.log", "wb")
-            try:
-                self.proc = subprocess.Popen(self.argv(), env=env, stdin=subprocess.DEVNULL,
-                                             stdout=log, stderr=subprocess.STDOUT,
-                                             start_new_session=True, cwd=self.home)
-            finally:
-                log.close()
-            self._x = X11(self.display)
-            self.window = self._wait_for_window()
-            self.after_start()
-        except BaseException:
-            self.stop()
-            raise
-        return self
-
-    def _match(self):
-        from .. import games
-        return games.get(self.profile).window
-
-    def find(self) -> WindowInfo | None:
-        from ..game.ui import find_window
-        return find_window(self.x11, self._match())
-
-    def _wait_for_window(self) -> WindowInfo:
-        assert self.proc is not None
-        deadline = time.monotonic() + self.timeout
-        while True:
-            if self.proc.poll() is not None:
-                raise DesktopError(f"{self.package} exited at start (code {self.proc.returncode}); "
-                                   f"log: {self.log_tail()}")
-            info = self.find()
-            if info is not None:
-                return info
-            if time.monotonic() > deadline:
-                raise DesktopError(f"no {self.package} window within {self.timeout:.0f} s")
-            time.sleep(0.05)
-
-    def log_tail(self, size: int = 400) -> str:
-        path = self.home / "game.log" if self.home is not None else None
-        if path is None or not path.exists():
-            return ""
-        return path.read_bytes()[-size:].decode(errors="replace").strip()
-
-    def stop(self) -> None:
-        """End exactly the processes this game started. Safe to call twice."""
-        proc, self.proc = self.proc, None
-        stop_process_group(proc)
-        if self._x is not None:
-            self._x.close()
-            self._x = None
-        if self.home is not None:
-            shutil.rmtree(self.home, ignore_errors=True)
-            self.home = None
-
-    close = stop
-
-    def __enter__(self) -> "PrivateGame":
-        return self.start() if self.proc is None else self
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
-
-    @property
-    def running(self) -> bool:
-        return self.proc is not None and self.proc.poll() is None
-
-    # -- conveniences over the window ---------------------------------------------------
-    @property
-    def x11(self) -> X11:
-        if self._x is None:
-            raise DesktopError(f"{self.package} is not running")
-        return self._x
-
-    def refresh(self) -> WindowInfo:
-        """Re-read the window's geometry (it may have been moved or resized)."""
-        info = self.find()
-        if info is None:
-            raise DesktopError(f"the {self.package} window is gone")
-        self.window = info
-        return info
 
 
 class Xdemineur(PrivateGame):
@@ -205,15 +69,11 @@ class KMines(PrivateGame):
     def __init__(self, display, level: str | None = "easy", theme: str = "classic",
                  window: tuple[int, int] | None = None,
                  custom: tuple[int, int, int] | None = None, **kw) -> None:
-        if theme not in KMINES_THEMES:
-            raise DesktopError(f"unknown KMines theme {theme!r}: expected one of {', '.join(KMINES_THEMES)}")
-        if custom is None and level not in KMINES_LEVELS:
-            raise DesktopError(f"unknown KMines level {level!r}: expected one of {', '.join(KMINES_LEVELS)}")
-        if custom is not None:
-            rows, cols, mines = custom
-            if not (5 <= rows <= 50 and 5 <= cols <= 50 and 1 <= mines <= rows * cols - 9):
-                raise DesktopError(f"KMines custom board {cols}x{rows}/{mines}: sizes 5..50, "
-                                   "mines at most cells - 9")
+        check_choice("KMines theme", theme, KMINES_THEMES)
+        if custom is None:
+            check_choice("KMines level", level, KMINES_LEVELS)
+        else:
+            check_custom("KMines custom board", custom, (5, 50), 9)
         super().__init__(display, **kw)
         self.level, self.theme, self.window_size, self.custom = level, theme, window, custom
 

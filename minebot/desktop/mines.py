@@ -10,17 +10,15 @@ stopping its process group ends every process it started.
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import tempfile
 import time
 from pathlib import Path
 
 from .fonts import fontconfig_file
+from .private_game import PrivateGame, check_choice, check_custom
 from .session import NO_SERVICES_BUS
 from .window import X11, WindowInfo
-from .xvfb import DesktopError, Xvfb, stop_process_group
+from .xvfb import DesktopError, Xvfb
 
 GNOME_MINES = "/usr/games/gnome-mines"
 THEMES = ("bgcolors", "default", "classic")
@@ -40,7 +38,7 @@ def custom_mines_roundtrip(rows: int, cols: int, mines: int) -> int:
     return percent * rows * cols // 100
 
 
-class GnomeMines:
+class GnomeMines(PrivateGame):
     """``with GnomeMines(xvfb, theme="classic", window=(810, 656), level="beginner") as g:``
 
     ``window`` is the X window size at scale 1 (``scale=2`` doubles it on screen, like
@@ -50,32 +48,25 @@ class GnomeMines:
     chooser shows). ``g.window`` is the game's ``WindowInfo`` once started.
     """
 
+    profile = "gnome-mines"
+    package = "gnome-mines"
+
     def __init__(self, display: "str | Xvfb | Desktop", theme: str = "bgcolors",
                  window: tuple[int, int] = (810, 656), level: str | None = "beginner",
                  custom: tuple[int, int, int] | None = None, question_marks: bool = True,
                  exe: str = GNOME_MINES, timeout: float = 15.0, font: str | None = None,
                  scale: int = 1) -> None:
-        if theme not in THEMES:
-            raise DesktopError(f"unknown theme {theme!r}: expected one of {', '.join(THEMES)}")
-        if level is not None and level not in LEVEL_FLAGS:
-            raise DesktopError(f"unknown level {level!r}: expected one of {', '.join(LEVEL_FLAGS)}")
+        check_choice("theme", theme, THEMES)
+        if level is not None:
+            check_choice("level", level, LEVEL_FLAGS)
         if custom is not None:
-            rows, cols, mines = custom
-            if not (4 <= rows <= 100 and 4 <= cols <= 100 and 1 <= mines <= rows * cols - 10):
-                raise DesktopError(f"custom board {cols}x{rows}/{mines}: sizes 4..100, "
-                                   "mines at most cells - 10")
+            check_custom("custom board", custom, (4, 100), 10)
             level = None
-        # Anything with ``display`` and ``env()`` (an Xvfb, a session.Desktop) or a display name.
-        self.xvfb = None if isinstance(display, str) else display
-        self.display = display if isinstance(display, str) else display.display
+        super().__init__(display, timeout=timeout)
         self.theme, self.level, self.custom = theme, level, custom
         self.window_size = (max(window[0], MIN_WINDOW[0]), max(window[1], MIN_WINDOW[1]))
-        self.question_marks, self.exe, self.timeout = question_marks, exe, timeout
+        self.question_marks, self.exe = question_marks, exe
         self.font, self.scale = font, scale
-        self.proc: subprocess.Popen | None = None
-        self.window: WindowInfo | None = None
-        self.home: Path | None = None
-        self._x: X11 | None = None
 
     # -- files --------------------------------------------------------------------------
     @property
@@ -116,22 +107,16 @@ class GnomeMines:
         tmp.replace(self.keyfile)
 
     def set_theme(self, theme: str) -> None:
-        if theme not in THEMES:
-            raise DesktopError(f"unknown theme {theme!r}: expected one of {', '.join(THEMES)}")
+        check_choice("theme", theme, THEMES)
         self.theme = theme
         self.write_settings()
 
     def env(self) -> dict:
-        env = self.xvfb.env() if self.xvfb else dict(os.environ, DISPLAY=self.display)
-        env.pop("DBUS_SESSION_BUS_ADDRESS", None)
+        env = super().env()
         assert self.home is not None
         env.update({
             "GSETTINGS_BACKEND": "keyfile",
-            "XDG_CONFIG_HOME": str(self.home / "config"),
-            "XDG_DATA_HOME": str(self.home / "data"),
-            "XDG_CACHE_HOME": str(self.home / "cache"),
             "GTK_USE_PORTAL": "0",
-            "NO_AT_BRIDGE": "1",
             "GTK_A11Y": "none",
         })
         if self.font is not None:
@@ -142,49 +127,25 @@ class GnomeMines:
         return env
 
     # -- life cycle ---------------------------------------------------------------------
-    def start(self) -> "GnomeMines":
-        if not os.access(self.exe, os.X_OK):
-            raise DesktopError(f"{self.exe}: GNOME Mines is not installed (apt install gnome-mines)")
+    def prepare(self, home: Path) -> dict[str, str]:
+        self.write_settings()
+        (home / "dbus.conf").write_text(NO_SERVICES_BUS)
+        return {}
+
+    def argv(self) -> list[str]:
         if shutil.which("dbus-run-session") is None:
             raise DesktopError("dbus-run-session is not installed (apt install dbus)")
-        self.home = Path(tempfile.mkdtemp(prefix="minebot-mines-"))
-        try:
-            self.write_settings()
-            (self.home / "dbus.conf").write_text(NO_SERVICES_BUS)
-            argv = ["dbus-run-session", f"--config-file={self.home / 'dbus.conf'}", "--", self.exe]
-            if self.level is not None:
-                argv.append(LEVEL_FLAGS[self.level])
-            log = open(self.home / "gnome-mines.log", "wb")
-            try:
-                self.proc = subprocess.Popen(argv, env=self.env(), stdin=subprocess.DEVNULL,
-                                             stdout=log, stderr=subprocess.STDOUT,
-                                             start_new_session=True, cwd=self.home)
-            finally:
-                log.close()
-            self._x = X11(self.display)
-            self.window = self._wait_for_window()
-            if self.custom is not None:
-                self._start_custom()
-            self.focus()
-            self.wait_settled()
-        except BaseException:
-            self.stop()
-            raise
-        return self
+        assert self.home is not None
+        argv = ["dbus-run-session", f"--config-file={self.home / 'dbus.conf'}", "--", self.exe]
+        if self.level is not None:
+            argv.append(LEVEL_FLAGS[self.level])
+        return argv
 
-    def _wait_for_window(self) -> WindowInfo:
-        assert self._x is not None and self.proc is not None
-        deadline = time.monotonic() + self.timeout
-        while True:
-            if self.proc.poll() is not None:
-                raise DesktopError(f"gnome-mines exited at start (code {self.proc.returncode}); "
-                                   f"log: {self.log_tail()}")
-            info = self._x.find_window()
-            if info is not None:
-                return info
-            if time.monotonic() > deadline:
-                raise DesktopError(f"no GNOME Mines window within {self.timeout:.0f} s")
-            time.sleep(0.05)
+    def after_start(self) -> None:
+        if self.custom is not None:
+            self._start_custom()
+        self.focus()
+        self.wait_settled()
 
     def _start_custom(self) -> None:
         """Chooser -> "4" (Custom) -> the size dialog (prefilled from the keyfile) -> Alt+P."""
@@ -196,48 +157,7 @@ class GnomeMines:
         self.key("alt+p")
         time.sleep(0.3)
 
-    def log_tail(self, size: int = 400) -> str:
-        if self.home is None:
-            return ""
-        path = self.home / "gnome-mines.log"
-        return path.read_bytes()[-size:].decode(errors="replace").strip() if path.exists() else ""
-
-    def stop(self) -> None:
-        """End exactly the processes this session started. Safe to call twice."""
-        proc, self.proc = self.proc, None
-        stop_process_group(proc)
-        if self._x is not None:
-            self._x.close()
-            self._x = None
-        if self.home is not None:
-            shutil.rmtree(self.home, ignore_errors=True)
-            self.home = None
-
-    def __enter__(self) -> "GnomeMines":
-        return self.start() if self.proc is None else self
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
-
-    @property
-    def running(self) -> bool:
-        return self.proc is not None and self.proc.poll() is None
-
     # -- conveniences over the window ---------------------------------------------------
-    @property
-    def x11(self) -> X11:
-        if self._x is None:
-            raise DesktopError("the game is not running")
-        return self._x
-
-    def refresh(self) -> WindowInfo:
-        """Re-read the window's geometry (it may have been moved or resized)."""
-        info = self.x11.find_window()
-        if info is None:
-            raise DesktopError("the GNOME Mines window is gone")
-        self.window = info
-        return info
-
     def focus(self) -> None:
         assert self.window is not None
         self.x11.focus(self.window.id)
