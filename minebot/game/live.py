@@ -33,7 +33,7 @@ from typing import Sequence
 import numpy as np
 
 from ..board import Board, Cell, GameState
-from ..errors import MinebotError, NoGameError, UnreadableGameError
+from ..errors import BadInputError, MinebotError, NoGameError, UnreadableGameError
 from ..move import Action, Move
 from ..desktop.window import Rect
 from .base import Game
@@ -113,7 +113,7 @@ class LiveGame(Game):
         self.ui = ui
         if level is not None and level not in ui.levels:
             self.backend.close()
-            raise MinebotError(f"unknown level {level!r} for {ui.name}: expected one of "
+            raise BadInputError(f"unknown level {level!r} for {ui.name}: expected one of "
                                f"{', '.join(ui.levels) or '(none: it plays the size it shows)'}")
         self.display = self.backend.display
         self.screen_rect = self.backend.screen_rect
