@@ -9,6 +9,14 @@ The game opens a random zero area by itself, so a fresh board is not all covered
 board in play with no mark on it that differs from the one shown before the new game was
 asked for. It declares a win only when every mine is flagged (``flags_to_win``); the solver
 flags the mines left once every safe cell is open.
+
+From xdemineur 2.1.1's ``demineur.c`` (facts, read for the rules): the mines are placed
+uniformly when the game starts, then one cell is chosen uniformly among the safe cells with no
+mine around and opened (``demineur_initialize``) - the engine's ``preopened``; a layout with no
+such cell starts all covered (none in 20,000 draws of 30x16/99 or 16x16/40, so the engine's
+redraw changes nothing there). A flag can be placed only while flags < mines, and the game is
+won once no covered or "?" cell is left and the flags equal the mines (``demineur_won``). The
+flood opens only covered cells, never flags or "?".
 """
 
 from __future__ import annotations
