@@ -185,3 +185,34 @@ def test_kmines_new_game_by_its_own_shortcut_through_a_live_game():
         finally:
             live.close()
         assert np.abs(again[t:b, l:r].astype(int) - fresh[t:b, l:r].astype(int)).mean() < 1.0
+
+
+@pytest.mark.live
+def test_the_face_shown_while_a_button_is_held_gives_no_verdict():
+    """While the left button is held on the board xdemineur shows another face; the bot must not
+    take it for a win or a loss. Released off the board, the press opens nothing."""
+    from Xlib import X
+    from Xlib.ext import xtest
+    from minebot.desktop import Screen, X11, Xvfb
+    from minebot.desktop.clones import XDEMINEUR, Xdemineur
+    _skip_without(XDEMINEUR)
+    ui = XdemineurUI()
+    with Xvfb(1024, 768) as xvfb, Xdemineur(xvfb, cols=16, rows=16, mines=40) as game, \
+            Screen(xvfb.display) as screen, X11(xvfb.display) as x11:
+        rect = game.window.rect
+        board = (16, 81, 16 + 21 * 16, 81 + 21 * 16)
+        time.sleep(0.3)
+        calm = screen.grab(rect)
+        xtest.fake_input(x11.d, X.MotionNotify, x=rect.left + 16 + 10, y=rect.top + 81 + 10)
+        xtest.fake_input(x11.d, X.ButtonPress, 1)
+        x11.d.sync()
+        time.sleep(0.3)
+        held = screen.grab(rect)
+        xtest.fake_input(x11.d, X.MotionNotify, x=rect.right + 50, y=rect.bottom + 50)
+        xtest.fake_input(x11.d, X.ButtonRelease, 1)
+        x11.d.sync()
+        box = find_smiley(held, board)
+        assert box is not None
+        x0, y0, x1, y1 = box
+        assert not np.array_equal(held[y0:y1, x0:x1], calm[y0:y1, x0:x1])   # another face
+        assert ui.shown_state(held, board) is None and ui.shown_state(calm, board) is None

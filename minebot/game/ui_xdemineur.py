@@ -63,25 +63,37 @@ def find_smiley(frame: np.ndarray, board_px: tuple[int, int, int, int]) -> tuple
     return None if best is None else best[1]
 
 
+def longest_run(mask: np.ndarray) -> int:
+    """The longest horizontal stretch of True in any row of ``mask``."""
+    if mask.size == 0:
+        return 0
+    padded = np.pad(mask.astype(np.int8), ((0, 0), (1, 1)))
+    edges = np.diff(padded, axis=1)
+    starts, ends = np.nonzero(edges == 1), np.nonzero(edges == -1)
+    return int((ends[1] - starts[1]).max()) if starts[1].size else 0
+
+
 def face_mood(face: np.ndarray) -> GameState:
-    """The smiley's mood from its dark strokes inside the outline: sunglasses (a wide dark band
-    in the upper half) = won; otherwise the mouth: a smile (its ends higher than its middle) =
+    """The smiley's mood from its dark strokes inside the outline: sunglasses (a row of the
+    upper half dark along more than half the width at a stretch: one band, where eyes are two
+    blobs) = won; otherwise the mouth: a smile (its ends higher than its middle) =
     playing, a frown = lost. Measured on shapes, not on one picture, so a scaled face works too."""
     h, w = face.shape[:2]
     inner = face[h // 7: h - h // 7, w // 7: w - w // 7]
     dark = (inner.max(axis=2) < 90)
     ih, iw = dark.shape
-    upper = dark[: ih // 2]
-    if upper.mean() > 0.12:
-        return GameState.WON
+    if longest_run(dark[: ih // 2]) > 0.5 * iw:
+        return GameState.WON   # one dark band across the face: sunglasses, not two eyes
     ys, xs = np.nonzero(dark[int(ih * 0.55):])
     if xs.size < 3:
         return GameState.PLAYING
     left, right = xs.min(), xs.max()
     span = max(right - left, 1)
+    if ys.max() - ys.min() + 1 > 0.6 * (span + 1):
+        return GameState.PLAYING   # a round "oh" mouth (a button held on the board): no verdict
     ends = ys[(xs <= left + span // 4) | (xs >= right - span // 4)]
     middle = ys[np.abs(xs - (left + right) / 2) <= span * 0.15]
-    if ends.size and middle.size and ends.mean() > middle.mean():
+    if ends.size and middle.size and ends.mean() > middle.mean() + 1:
         return GameState.LOST
     return GameState.PLAYING
 

@@ -1,0 +1,89 @@
+"""Live play of xdemineur and KMines under a private Xvfb (marked live).
+
+What the issue asks of live play on the other games: games play to the end with no stop; every
+number read during a game is what the finished game proves (``minebot.truth``: a lost game
+shows every mine, a won one flags them all); the result the bot reports is what the final
+screen shows, read again independently; no click fell outside the board read; an xdemineur
+win has every mine flagged (it declares a win only then).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+
+import numpy as np
+import pytest
+
+from minebot.board import Cell, GameState
+from minebot.desktop.clones import KMINES, XDEMINEUR
+
+pytestmark = [pytest.mark.live, pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs xvfb")]
+
+
+@pytest.fixture(scope="module")
+def xvfb():
+    from minebot.desktop import Xvfb
+    server = Xvfb(1280, 1024).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def play_and_check(launcher, games: int) -> list:
+    """Start ``launcher``, play ``games`` games on it with the bot, check each one."""
+    from minebot.desktop.backend import WindowCapture
+    from minebot.game.live import LiveGame
+    from minebot.game.ui import ui_for
+    from minebot.loop import play_game
+    from minebot.solver import Solver
+    from minebot.truth import misreads
+    from minebot.vision import Reader
+    results = []
+    with launcher as proc:
+        game = LiveGame(proc.display, window_id=proc.window.id, ui=ui_for(proc.profile),
+                        mines=proc.board[2], frames_dir=tempfile.mkdtemp(prefix="minebot-test-frames-"))
+        solver = Solver()
+        try:
+            for n in range(games):
+                game.start() if n == 0 else game.new_game()
+                since = len(game.pointer.log)
+                seen = []
+                result = play_game(game, solver, on_step=lambda board, moves: seen.append(board))
+                final = result.final
+                assert final.state in (GameState.WON, GameState.LOST)
+                assert final.shape == proc.board[:2]
+                assert misreads(seen, final) == []
+                # the final screen, captured and read again by a fresh reader
+                with WindowCapture(game.display, game.window) as capture:
+                    frame = capture.grab(game.region)
+                again = Reader().read(frame).board
+                assert np.array_equal(again.cells, final.cells)
+                left, top, right, bottom = game.reading.board_px
+                box = (game.region.left + left, game.region.top + top,
+                       game.region.left + right, game.region.top + bottom)
+                for click in game.pointer.log[since:]:
+                    assert box[0] <= click.x < box[2] and box[1] <= click.y < box[3], (click, box)
+                if result.won:
+                    mines = proc.board[2]
+                    assert int((final.cells == Cell.FLAG).sum()) == mines
+                results.append(result)
+        finally:
+            game.close()
+    return results
+
+
+@pytest.mark.skipif(not os.access(XDEMINEUR, os.X_OK), reason="needs xdemineur")
+@pytest.mark.parametrize("cols, rows, mines, games", [(16, 16, 40, 3), (30, 16, 99, 2)])
+def test_xdemineur_plays_to_the_end(xvfb, cols, rows, mines, games):
+    from minebot.desktop.clones import Xdemineur
+    play_and_check(Xdemineur(xvfb, cols=cols, rows=rows, mines=mines), games)
+
+
+@pytest.mark.skipif(not os.access(KMINES, os.X_OK), reason="needs kmines")
+@pytest.mark.parametrize("level, window, games", [("easy", (640, 480), 3), ("medium", (1000, 800), 2)])
+def test_kmines_classic_plays_to_the_end(xvfb, level, window, games):
+    from minebot.desktop.clones import KMines
+    play_and_check(KMines(xvfb, level=level, theme="classic", window=window), games)
