@@ -47,6 +47,8 @@ def test_clone_fixture_is_read_exactly(board_path):
     assert reading.board.rows_text() == truth.rows_text()
     assert reading.board.state == truth.state
     assert not reading.unsure
+    if reading.game == "xdemineur":      # its 7-segment display: mines minus flags
+        assert reading.board.mines == truth.mines
 
 
 @pytest.mark.parametrize("board_path", clone_fixtures()[::3], ids=lambda p: f"{p.parent.name}/{p.stem}")
@@ -63,6 +65,29 @@ def test_clone_fixture_inside_a_bigger_screen(board_path):
     meta = json.loads(board_path.with_suffix(".json").read_text())
     x0, y0 = meta["first_cell_origin"]
     assert abs(left - (x0 + 170)) <= 2 and abs(top - (y0 + 101)) <= 2
+
+
+def test_seven_segment_counter_reads_mines_minus_flags():
+    """Every xdemineur fixture's display, against its truth (the test can fail: a wrong
+    segment table or slot split gives other numbers)."""
+    from minebot.board import Cell
+    from minebot.vision.sevenseg import read_seven_segment
+    seen = set()
+    for path in sorted((FIXTURES / "xdemineur").glob("*.board")):
+        truth = Board.load(path)
+        meta = json.loads(path.with_suffix(".json").read_text())
+        flags = int(np.isin(truth.cells, (Cell.FLAG, Cell.WRONG_FLAG)).sum())
+        shown = read_seven_segment(cv2.imread(str(path.with_suffix(".png"))),
+                                   tuple(meta["board_rect_in_image"]))
+        assert shown == truth.mines - flags, path.name
+        seen.add(shown)
+    assert len(seen) >= 5
+
+
+def test_seven_segment_absent_gives_no_counter():
+    from minebot.vision.sevenseg import read_seven_segment
+    frame = cv2.imread(str(FIXTURES / "kmines" / "classic-9x9-640x480-mid.png"))
+    assert read_seven_segment(frame, (163, 95, 478, 410)) is None
 
 
 @pytest.mark.parametrize("side", ["left", "right", "top", "bottom"])

@@ -29,6 +29,7 @@ from .image import as_frame, load_image
 from .locate import Grid
 from .numbers import NumberReader, tile_colours
 from .screens import screen_state
+from .sevenseg import read_seven_segment
 from .templates import Match, TemplateSet, available_sets, match
 
 MAX_DISTANCE = 14.0
@@ -380,7 +381,7 @@ class Reader:
                 f"{where}. Use another set (--templates) or teach this look with "
                 f"'minebot calibrate'.", cells, saved)
         codes = m.code.reshape(grid.rows, grid.cols)
-        counter = self._counter(frame, grid, tset)
+        counter = self._counter(frame, grid, tset, codes)
         if counter is not None and counter[1] >= grid.rows * grid.cols:
             self.forget()
             raise NoBoardError(f"the counter says {counter[1]} mines but the {grid.cols}x{grid.rows} "
@@ -404,8 +405,17 @@ class Reader:
         return Reading(board, grid.board_px, grid.cell_rects(), tset.name, suspect,
                        m.distance.reshape(grid.rows, grid.cols), counter, unsure, self._game.name)
 
-    def _counter(self, frame: np.ndarray, grid: Grid, tset: TemplateSet) -> tuple[int, int] | None:
-        """The counter, re-read only when the pixels around the last one found changed."""
+    def _counter(self, frame: np.ndarray, grid: Grid, tset: TemplateSet, codes: np.ndarray
+                 ) -> tuple[int, int] | None:
+        """The counter as (flags, total), re-read only when the pixels around the last one
+        found changed. A display of mines minus flags (xdemineur) gives the total with the
+        flags on the board."""
+        if self._game.counter is CounterKind.SEVEN_SEGMENT_LEFT:
+            left = read_seven_segment(frame, grid.board_px)
+            if left is None:
+                return None
+            flags = int(np.isin(codes, (Cell.FLAG, Cell.WRONG_FLAG)).sum())
+            return flags, left + flags
         if self._game.counter is not CounterKind.FLAGS_OF_TOTAL:
             return None
         cache = self._counter_cache
