@@ -116,3 +116,51 @@ def test_malformed_template_set(tmp_path, capsys, problem):
     code = main(["read", str(MID), "--templates", "no-such-set"])
     assert code == EXIT_BAD_INPUT
     assert "no-such-set" in capsys.readouterr().err
+
+
+# -- which game ---------------------------------------------------------------------------------
+
+CLONE_SHOTS = [
+    (Path(__file__).resolve().parents[1] / "fixtures" / "xdemineur" / "xdemineur-16x16-40-mid.png", "xdemineur"),
+    (Path(__file__).resolve().parents[1] / "fixtures" / "kmines" / "classic-30x16-1200x700-mid.png", "kmines"),
+    (MID, "gnome-mines"),
+]
+
+
+@pytest.mark.parametrize("shot, game", CLONE_SHOTS, ids=[g for _, g in CLONE_SHOTS])
+def test_read_tells_which_game(shot, game, capsys):
+    assert main(["read", str(shot), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["game"] == game
+    assert data["board"] == Board.load(shot.with_suffix(".board")).rows_text()
+    assert main(["read", str(shot)]) == 0
+    assert f"({game})" in capsys.readouterr().err
+
+
+def test_read_game_forced_to_another_game_does_not_read(capsys):
+    shot = CLONE_SHOTS[0][0]
+    assert main(["read", str(shot), "--game", "kmines"]) in (EXIT_BAD_INPUT, EXIT_NO_GAME)
+    assert main(["read", str(shot), "--game", "xdemineur", "--quiet"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.count("\n") == 1 and "xdemineur" not in captured.err.split("\n", 1)[1]
+
+
+def test_read_unknown_game_is_bad_input(capsys):
+    assert main(["read", str(MID), "--game", "winmine"]) == EXIT_BAD_INPUT
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "winmine" in err and "kmines" in err
+
+
+@pytest.mark.parametrize("kind", ["noise", "text", "flat"])
+def test_read_an_unrelated_image_is_a_one_line_error(kind, tmp_path, capsys):
+    rng = np.random.default_rng(5)
+    image = np.full((480, 640, 3), (200, 180, 160), np.uint8)
+    if kind == "noise":
+        image = rng.integers(0, 256, image.shape, dtype=np.uint8)
+    elif kind == "text":
+        cv2.putText(image, "not a game", (60, 240), cv2.FONT_HERSHEY_SIMPLEX, 2, (0, 0, 0), 3)
+    path = tmp_path / f"{kind}.png"
+    cv2.imwrite(str(path), image)
+    assert main(["read", str(path)]) == EXIT_NO_GAME
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and str(path) in err and "no Minesweeper board" in err

@@ -623,8 +623,34 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "fixtures")
     ap.add_argument("--only", choices=("xdemineur", "kmines"))
     ap.add_argument("--seed", type=int, default=13)
+    ap.add_argument("--more", action="store_true",
+                    help="record the second series instead: other board and window sizes (the "
+                         "shipped looks must read them with no calibration)")
+    ap.add_argument("--sizes", action="store_true",
+                    help="record the third series: KMines at more window sizes (its looks change "
+                         "with the cell size; the shipped sets are taught from these too)")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
+    if args.sizes:
+        km = args.out / "kmines"
+        record_kmines(km, rng, "classic", "Easy", (420, 360), only=("mid", "lost"))
+        record_kmines(km, rng, "classic", "Easy", (560, 440), only=("mid", "lost"))
+        record_kmines(km, rng, "default", "Easy", (600, 480), only=("mid", "lost"))
+        record_kmines(km, rng, "default", "Easy", (1000, 760), only=("mid", "lost"))
+        return 0
+    if args.more:
+        if args.only in (None, "xdemineur"):
+            record_xdemineur(args.out / "xdemineur", rng, cols=16, rows=16, mines=40)
+        if args.only in (None, "kmines"):
+            km = args.out / "kmines"
+            record_kmines(km, rng, "classic", "Hard", (1200, 700), only=("mid", "lost"))
+            record_kmines(km, rng, "classic", "Easy", (480, 400), only=("mid", "lost"))
+            record_kmines(km, rng, "default", "Medium", (900, 760), only=("mid", "lost"))
+            # green's pressed look does not show a cell: its geometry is measured with Classic
+            # at the same size first
+            record_kmines(km, rng, "classic", "Easy", (640, 520), only=("mid", "lost"))
+            record_kmines(km, rng, "green", "Easy", (640, 520), only=("mid", "lost"))
+        return 0
     if args.only in (None, "xdemineur"):
         record_xdemineur(args.out / "xdemineur", rng)
         record_xdemineur(args.out / "xdemineur", rng, cols=12, rows=10, mines=15)

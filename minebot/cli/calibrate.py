@@ -47,7 +47,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="ask for every look, even those an existing set recognises")
     p.add_argument("--out", metavar="DIR",
                    help="parent folder of the new set (default ~/.local/share/minebot/templates)")
-    p.add_argument("--game", default="custom", help="game name stored in the metadata")
+    p.add_argument("--game", metavar="GAME",
+                   help="the game the screenshots show (gnome-mines, xdemineur, kmines): how its "
+                        "board is found, and stored in the set so that 'minebot read' knows the "
+                        "game by this look (default: any game's way; stored as 'custom')")
     p.add_argument("--force", action="store_true", help="replace an existing set of that name")
     p.set_defaults(func=run)
 
@@ -59,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
     import cv2
     from pathlib import Path
 
+    from .. import games
     from ..board import CELL_CHARS, Board
     from ..errors import BadInputError
     from ..solver import check_rules
@@ -67,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
                                     merge_examples)
     from ..vision.templates import TemplateSet, available_sets, user_templates_dir, write_set
 
+    profile = games.get(args.game) if args.game else None
     if not (args.example or args.screenshot or args.live):
         raise BadInputError("nothing to learn from: give --example IMAGE BOARD, --screenshot "
                             "IMAGE or --live (see minebot calibrate --help)")
@@ -86,7 +91,9 @@ def run(args: argparse.Namespace) -> int:
             for f, code, look, patch, size
             in zip(tset.files, tset.codes, tset.looks, tset.patches, tset.sizes)])
         glyphs += zip(tset.glyph_images, tset.glyph_chars)
-    if not glyphs:   # the counter font is the desktop's, not the theme's: borrow any set's glyphs
+    # GNOME Mines' counter is a label in the desktop's font, not the theme's: borrow any set's
+    # glyphs (the other games' counters are not read with glyphs)
+    if not glyphs and (profile is None or profile.counter is games.CounterKind.FLAGS_OF_TOTAL):
         for path in available_sets().values():
             try:
                 donor = TemplateSet.load(path)
@@ -104,9 +111,14 @@ def run(args: argparse.Namespace) -> int:
     boards = [Board.load(board_file) for _, board_file in args.example]
     for (_, board_file), board in zip(args.example, boards):
         check_rules(board, board_file)
+    by_looks = False
     for (image, board_file), board in zip(args.example, boards):
         frame = load_image(image)
-        new = examples_from_frame(frame, board, source=image)
+        new, found_by_looks = examples_from_frame(frame, board, source=image, profile=profile,
+                                                  kept=kept)
+        if found_by_looks:
+            progress(f"{image}: no lines between the cells; the board was found by its looks")
+            by_looks = True
         before = len(kept)
         kept = merge_examples(kept, new)
         progress(f"{image}: {len(new)} cells, {len(kept) - before} new looks")
@@ -119,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
         from ..vision.interactive import label_frames
         review = out / f"{args.name}-review"
         kept = label_frames(frames, kept, base_sets, review, progress=progress,
-                            suggest=not args.ask_all)
+                            suggest=not args.ask_all, profile=profile)
 
     if not kept:
         raise BadInputError("no cells were labelled: nothing to write")
@@ -131,10 +143,10 @@ def run(args: argparse.Namespace) -> int:
     if folder.exists():
         shutil.rmtree(folder)
     theme = args.name
-    write_set(folder, args.name, args.game, theme,
+    write_set(folder, args.name, profile.name if profile else "custom", theme,
               [(e.image, e.label, e.look, e.size) for e in kept],
               [(g if g.ndim == 3 else cv2.cvtColor(g, cv2.COLOR_GRAY2BGR), ch) for g, ch in glyphs]
-              or None)
+              or None, {"lattice": "looks"} if by_looks else None)
     labels = sorted({e.label for e in kept})
     missing = [ch for ch in "-012345678F?*XW" if ch not in labels]
     print(f"wrote {folder} ({len(kept)} templates; labels {''.join(labels)})")

@@ -12,8 +12,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Locate the Minesweeper board in IMAGE (a whole screen or a window), classify\n"
                     "every cell with a template set and print the board in the text format\n"
-                    "(header line with rows, cols, mines, state). The set that fits best is\n"
-                    "picked automatically unless --templates names one.",
+                    "(header line with rows, cols, mines, state). Which game the image shows\n"
+                    "(gnome-mines, xdemineur, kmines) is found from how its board is drawn and\n"
+                    "which looks fit, and said on stderr (in the JSON with --json); --game\n"
+                    "forces one. The set that fits best is picked automatically unless\n"
+                    "--templates names one.",
         epilog="Template sets are folders with PNG tiles and templates.json, searched in\n"
                "$MINEBOT_TEMPLATES, ~/.local/share/minebot/templates (where 'minebot calibrate'\n"
                "writes) and the repository's templates/ folder.\n\n"
@@ -25,6 +28,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help='print {"rows", "cols", "mines", "state", "board", "board_px", ...}')
     p.add_argument("--templates", metavar="NAME",
                    help="template set name (e.g. gnome-mines-classic) or folder")
+    p.add_argument("--game", metavar="GAME",
+                   help="the game the image shows: gnome-mines, xdemineur or kmines (default: found)")
+    p.add_argument("--quiet", action="store_true", help="do not say which game was found")
     p.add_argument("--mines", type=int, metavar="N",
                    help="total number of mines (overrides the on-screen counter)")
     p.add_argument("--crops", metavar="DIR",
@@ -35,6 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
+    from .. import games
     from ..errors import BadInputError
     from ..outputs import check_folder
     from ..vision import NoBoardError, Reader, UnmatchedCellsError, load_image
@@ -43,8 +50,9 @@ def run(args: argparse.Namespace) -> int:
         raise BadInputError(f"--mines {args.mines}: must be >= 0")
     if args.crops:     # checked first: crops that cannot be saved must be said before reading
         check_folder(args.crops, "--crops", create=False)
+    game = games.get(args.game) if args.game else None
     frame = load_image(args.image)
-    reader = Reader(args.templates, mines=args.mines, crops_dir=args.crops)
+    reader = Reader(args.templates, mines=args.mines, crops_dir=args.crops, game=game)
     try:
         reading = reader.read(frame)
     except NoBoardError as exc:
@@ -61,5 +69,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(reading.to_json()))
     else:
+        if not args.quiet:
+            print(f"{args.image}: {games.get(reading.game).title} ({reading.game}), looks "
+                  f"{reading.templates}", file=sys.stderr)
         sys.stdout.write(reading.board.to_text())
     return 0

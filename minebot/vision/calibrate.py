@@ -18,9 +18,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..board import Board, CELL_CHARS
-from ..errors import BadInputError
+from ..errors import BadInputError, NoGameError
+from ..games import GameProfile
+from .bylooks import fit_known
 from .features import grid_patches, tile_patch
-from .locate import Grid, locate
+from .grids import align, locate_board, touching
+from .locate import Grid
 from .templates import TemplateSet, match
 
 MERGE_DISTANCE = 2.5
@@ -50,18 +53,64 @@ def crops(frame: np.ndarray, grid: Grid) -> list[list[np.ndarray]]:
             for r in range(grid.rows)]
 
 
-def examples_from_frame(frame: np.ndarray, board: Board, source: str = "<frame>",
-                        look: str = "normal") -> list[Example]:
-    """Labelled tiles of a screenshot whose board is known; the grid must match the board."""
-    grid = locate(frame, min_cells=4)
+def board_grid(frame: np.ndarray, board: Board, profile: GameProfile | None = None,
+               source: str = "<frame>") -> tuple[Grid, bool]:
+    """The grid of a screenshot whose board is known, and whether it was found by the looks.
+
+    Located as ``profile``'s game draws it (any game's way when None); it must have the
+    board's size. A look whose cells draw no lines (a seamless picture) is found from the
+    board itself (``bylooks.fit_known``): the lattice where same labels look alike.
+    """
+    try:
+        grid = locate_board(frame, profile, min_cells=4)
+    except NoGameError:
+        try:
+            return fit_known(frame, board), True
+        except NoGameError as exc:
+            raise NoGameError(f"{source}: {exc}") from None
     if (grid.rows, grid.cols) != board.shape:
         raise BadInputError(f"{source}: the image shows a {grid.cols}x{grid.rows} board but the "
                             f"board file is {board.cols}x{board.rows}")
+    return grid, False
+
+
+def examples_from_frame(frame: np.ndarray, board: Board, source: str = "<frame>",
+                        look: str = "normal", profile: GameProfile | None = None,
+                        kept: list[Example] | None = None) -> tuple[list[Example], bool]:
+    """Labelled tiles of a screenshot whose board is known; the grid must match the board.
+
+    Touching cells have no one true boundary (which edge of a bevel?), so a lattice is moved
+    by a pixel or two to fit the looks already ``kept`` from earlier screenshots: every
+    example of a set is then cut the same way. Also returns whether the board was found by its
+    looks alone (no lines: see ``board_grid``).
+    """
+    grid, by_looks = board_grid(frame, board, profile, source)
+    text = board.rows_text()
+    if kept and (touching(grid) or by_looks):
+        grid = align(frame, grid, lambda g: _label_cost(frame, g, text, kept))
     patches = grid_patches(frame, grid.x0, grid.x1, grid.y0, grid.y1)
     tiles = crops(frame, grid)
-    text = board.rows_text()
     return [Example(tiles[r][c], text[r][c], look, patches[r, c])
-            for r in range(grid.rows) for c in range(grid.cols)]
+            for r in range(grid.rows) for c in range(grid.cols)], by_looks
+
+
+def _label_cost(frame: np.ndarray, grid: Grid, text: list[str], kept: list[Example]) -> float:
+    """Mean distance of every cell to the nearest kept example of its label (cells whose label
+    has no example yet left out)."""
+    patches = grid_patches(frame, grid.x0, grid.x1, grid.y0, grid.y1)
+    flat = patches.reshape(grid.rows * grid.cols, -1)
+    labels = np.array([ch for row in text for ch in row])
+    total, count = 0.0, 0
+    for label in set(labels.tolist()):
+        ref = [e.patch.reshape(-1) for e in kept if e.label == label]
+        if not ref:
+            continue
+        mine = flat[labels == label]
+        refs = np.stack(ref)
+        d = np.sqrt(((mine[:, None, :] - refs[None]) ** 2).mean(axis=2)).min(axis=1)
+        total += float(d.sum())
+        count += d.size
+    return total / count if count else 0.0
 
 
 def merge_examples(kept: list[Example], new: list[Example],

@@ -15,9 +15,10 @@ import numpy as np
 
 from ..board import CELL_CHARS
 from ..errors import BadInputError, Interrupted
+from ..games import GameProfile
 from .calibrate import Example, crops, group_looks, merge_examples, suggest_labels
 from .features import grid_patches
-from .locate import locate
+from .grids import locate_board
 from .templates import TemplateSet, available_sets
 
 ANSWERS = "Type 0-8, - (covered), F (flag), ? (question), * (mine), X (exploded), W (wrong flag), " \
@@ -38,7 +39,8 @@ def _existing_sets(base: list[TemplateSet]) -> list[TemplateSet]:
 
 def label_frames(frames: list[tuple[str, np.ndarray]], kept: list[Example], base: list[TemplateSet],
                  review: Path, ask: Callable[[str], str] | None = None,
-                 progress: Callable[[str], None] = print, suggest: bool = True) -> list[Example]:
+                 progress: Callable[[str], None] = print, suggest: bool = True,
+                 profile: GameProfile | None = None) -> list[Example]:
     """Add the labelled looks of ``frames`` to ``kept`` (asking the user for unknown ones).
 
     ``ask`` defaults to ``input`` looked up at call time, not bound when this module is first
@@ -48,7 +50,7 @@ def label_frames(frames: list[tuple[str, np.ndarray]], kept: list[Example], base
     sets = _existing_sets(base) if suggest else []
     review.mkdir(parents=True, exist_ok=True)
     for source, frame in frames:
-        grid = locate(frame, min_cells=4)
+        grid = locate_board(frame, profile, min_cells=4)
         patches = grid_patches(frame, grid.x0, grid.x1, grid.y0, grid.y1)
         flat = patches.reshape(-1, *patches.shape[2:])
         tiles = [t for row in crops(frame, grid) for t in row]

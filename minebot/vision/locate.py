@@ -41,6 +41,9 @@ class Grid:
     y1: np.ndarray
     background: tuple[int, int, int]
     frame_shape: tuple[int, int]
+    ring: np.ndarray | None = None
+    """For cells that touch (no background between them): the pixels just outside the board
+    when it was located, (N, 3), which ``still_valid`` compares instead of the gaps."""
 
     @property
     def rows(self) -> int:
@@ -71,6 +74,27 @@ class Grid:
         rects[..., 3] = self.y1[:, None]
         return rects
 
+    def ring_points(self, away: int = 3, step: int = 3) -> tuple[np.ndarray, np.ndarray]:
+        """(ys, xs) of pixels ``away`` pixels outside the board all round, every ``step``."""
+        left, top, right, bottom = self.board_px
+        h, w = self.frame_shape
+        a, b = max(0, left - away), min(w - 1, right - 1 + away)
+        c, d = max(0, top - away), min(h - 1, bottom - 1 + away)
+        xs = np.arange(a, b + 1, step)
+        ys = np.arange(c, d + 1, step)
+        return (np.concatenate([np.full(xs.size, c), np.full(xs.size, d), ys, ys]),
+                np.concatenate([xs, xs, np.full(ys.size, a), np.full(ys.size, b)]))
+
+    def with_ring(self, frame: np.ndarray) -> "Grid":
+        """This grid, validated from now on by the pixels around it in ``frame``."""
+        ring = frame[tuple(self.ring_points())].astype(np.int16)
+        return Grid(self.x0, self.x1, self.y0, self.y1, self.background, self.frame_shape, ring)
+
+    def shifted(self, dx: int, dy: int) -> "Grid":
+        """The same lattice moved by (dx, dy) pixels (no ring: take one again)."""
+        return Grid(self.x0 + dx, self.x1 + dx, self.y0 + dy, self.y1 + dy, self.background,
+                    self.frame_shape)
+
     def still_valid(self, frame: np.ndarray) -> bool:
         """Cheap check that the grid is still where it was in ``frame``.
 
@@ -80,6 +104,9 @@ class Grid:
         """
         if frame.shape[:2] != self.frame_shape:
             return False
+        if self.ring is not None:
+            now = frame[tuple(self.ring_points())].astype(np.int16)
+            return bool((np.abs(now - self.ring).max(axis=1) <= BACKGROUND_TOLERANCE).all())
         bg = np.array(self.background, dtype=np.int16)
         ym = ((self.y0 + self.y1) // 2)
         xm = ((self.x0 + self.x1) // 2)

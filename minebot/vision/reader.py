@@ -17,14 +17,19 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from .. import games
 from ..board import Board, Cell, CELL_CHARS, GameState, neighbour_count
 from ..errors import BadInputError, NoGameError
+from ..games import CounterKind, GameProfile
 from .counter import find_counter
+from .bylooks import locate_by_looks
 from .features import grid_patches
+from .grids import align, locate_board, touching
 from .image import as_frame, load_image
-from .locate import Grid, locate
+from .locate import Grid
 from .numbers import NumberReader, tile_colours
 from .screens import screen_state
+from .sevenseg import read_seven_segment
 from .templates import Match, TemplateSet, available_sets, match
 
 MAX_DISTANCE = 14.0
@@ -74,12 +79,14 @@ class Reading:
     unsure: dict = field(default_factory=dict)  # (r, c) -> numbers a revealed cell may show
     """Numbers whose shape was a close call: ``board`` holds the likeliest digit, which must not
     be acted on; ``minebot.solver.doubts.settle`` turns them into ``#`` or proven numbers."""
+    game: str = games.DEFAULT
+    """The game the frame shows (a ``minebot.games`` name): whose lattice and looks fit it."""
 
     def to_json(self) -> dict:
         b = self.board
         return {"rows": b.rows, "cols": b.cols, "mines": b.mines,
                 "state": b.state.value if b.state else None, "board": b.rows_text(),
-                "board_px": list(self.board_px), "templates": self.templates,
+                "board_px": list(self.board_px), "game": self.game, "templates": self.templates,
                 "suspect": [list(c) for c in self.suspect]}
 
 
@@ -102,24 +109,39 @@ class Reader:
     """Reads boards from frames with one template set (named) or the best-fitting one."""
 
     def __init__(self, templates: str | None = None, mines: int | None = None,
-                 crops_dir: str | Path | None = None, max_distance: float = MAX_DISTANCE) -> None:
+                 crops_dir: str | Path | None = None, max_distance: float = MAX_DISTANCE,
+                 game: str | GameProfile | None = None) -> None:
         self.mines_override = mines
         self.crops_dir = Path(crops_dir) if crops_dir else None
         self.max_distance = max_distance
         self._sets: dict[str, TemplateSet] = {}
         self._fixed = templates is not None
+        self._games: tuple[GameProfile, ...] = (
+            (games.get(game) if isinstance(game, str) else game,) if game is not None
+            else tuple(games.PROFILES.values()))
         if templates is not None:
             tset = TemplateSet.load(templates)
             self._sets[tset.name] = tset
             self._current: TemplateSet | None = tset
+            own = games.PROFILES.get(str(tset.meta.get("game", "")))
+            if game is None and own is not None:
+                self._games = (own,)
         else:
             self._current = None
         self._grid: Grid | None = None
+        self._game: GameProfile = self._games[0]
         self._number_readers: dict[str, NumberReader] = {}
         self._counter_cache: tuple | None = None
 
+    @property
+    def game(self) -> GameProfile:
+        """The game of the board read last (or the first one this reader may read)."""
+        return self._game
+
     # -- template sets --------------------------------------------------------------
-    def _candidates(self) -> list[TemplateSet]:
+    def _candidates(self, game: GameProfile | None = None) -> list[TemplateSet]:
+        """The sets that may show ``game`` (all with None): its own, and sets made for no
+        known game (a user's 'custom' calibration), its shipped default first."""
         if self._fixed:
             return list(self._sets.values())
         if not self._sets:
@@ -127,22 +149,62 @@ class Reader:
                 self._sets[name] = TemplateSet.load(path)
             if not self._sets:
                 raise BadInputError("no template sets found (set MINEBOT_TEMPLATES or run "
-                                     "'minebot calibrate')")
-        return list(self._sets.values())
+                                    "'minebot calibrate')")
+        if game is None:
+            return list(self._sets.values())
+        order = {name: i for i, name in enumerate(game.templates)}
+        mine = [t for t in self._sets.values()
+                if t.meta.get("game") == game.name or t.name in order
+                or str(t.meta.get("game", "")) not in games.PROFILES]
+        return sorted(mine, key=lambda t: order.get(t.name, len(order)))
+
+    def _limit(self, tset: TemplateSet) -> float:
+        """The distance above which a cell matches none of ``tset``'s looks: the reader's, or
+        the set's own when it says its looks vary more (``max_distance`` in templates.json:
+        KMines draws its scaled pictures a little differently at every cell size)."""
+        return max(self.max_distance, tset.max_distance or 0.0)
+
+    def _score(self, m: Match, tset: TemplateSet) -> tuple[int, float]:
+        finite = m.distance[np.isfinite(m.distance)]
+        return (int((m.distance > self._limit(tset)).sum()),
+                float(np.mean(finite)) if finite.size else 0.0)
 
     def _pick(self, frame: np.ndarray, grid: Grid, flat: np.ndarray, tile: int
               ) -> tuple[TemplateSet, Match, dict]:
         """The set whose looks fit the cells best (fewest unmatched, then lowest error)."""
         best = None
-        for tset in self._candidates():
+        for tset in self._candidates(self._game):
             m, unsure = self._classify(tset, frame, grid, flat, tile)
-            finite = m.distance[np.isfinite(m.distance)]
-            score = (int((m.distance > self.max_distance).sum()),
-                     float(np.mean(finite)) if finite.size else 0.0)
+            score = self._score(m, tset)
             if best is None or score < best[0]:
                 best = (score, tset, m, unsure)
-        assert best is not None
+        if best is None:
+            raise BadInputError(f"no template set for {self._game.title} found (run 'minebot "
+                                f"calibrate NAME --game {self._game.name}')")
         return best[1], best[2], best[3]
+
+    def _fit(self, frame: np.ndarray, grid: Grid) -> tuple[Grid, TemplateSet | None, tuple]:
+        """The grid (a lattice moved to fit the looks) and the set that reads it best, with
+        its score (unmatched cells, mean distance)."""
+        best: tuple | None = None
+        sets = [self._current] if self._current is not None else self._candidates(self._game)
+        for tset in sets:
+            fitted = grid
+            if touching(grid):
+                fitted = align(frame, grid, lambda g, t=tset: self._match_grid(frame, g, t)[1][1])
+            m, score = self._match_grid(frame, fitted, tset)
+            if best is None or score < best[2]:
+                best = (fitted, tset, score)
+        if best is None:
+            return grid, None, (grid.rows * grid.cols, np.inf)
+        return best
+
+    def _match_grid(self, frame: np.ndarray, grid: Grid, tset: TemplateSet) -> tuple[Match, tuple[int, float]]:
+        """Every cell of ``grid`` read with ``tset``, and the score of that read."""
+        patches = grid_patches(frame, grid.x0, grid.x1, grid.y0, grid.y1)
+        flat = patches.reshape(grid.rows * grid.cols, *patches.shape[2:])
+        m, _ = self._classify(tset, frame, grid, flat, int(np.median(grid.x1 - grid.x0)))
+        return m, self._score(m, tset)
 
     def _classify(self, tset: TemplateSet, frame: np.ndarray, grid: Grid, flat: np.ndarray,
                   tile: int) -> tuple[Match, dict]:
@@ -209,7 +271,7 @@ class Reader:
     def _covered_colours(self) -> np.ndarray:
         """Centre colours of the normal covered templates of every candidate set (BGR)."""
         try:
-            sets = self._candidates()
+            sets = self._candidates(self._game)
         except BadInputError:
             return np.empty((0, 3))
         out = [t.patches[i, 6:10, 6:10].reshape(-1, 3).mean(axis=0)
@@ -227,22 +289,69 @@ class Reader:
         self._counter_cache = None
 
     def locate(self, frame: np.ndarray) -> Grid:
-        """The grid of ``frame`` (cached while it still fits)."""
+        """The grid of ``frame`` (cached while it still fits), and with it the game shown.
+
+        Each game this reader may read is tried in turn, its board found as that game draws
+        it; the first whose looks read every cell wins (GNOME Mines first, so its frames cost
+        one locate), else the one that reads most cells.
+        """
         if self._grid is not None and self._grid.still_valid(frame):
             return self._grid
         self._grid = None
-        try:
-            grid = locate(frame, min_cells=4)
-        except NoGameError:
+        best: tuple | None = None
+        for profile in self._games:
+            try:
+                grid = locate_board(frame, profile, min_cells=4)
+            except NoGameError:
+                found = self._by_looks(frame, profile)
+                if found is None:
+                    continue
+                grid = found
+            self._game = profile
+            if not self._fixed:
+                self._current = None
+            if len(self._games) == 1:
+                best = (profile, grid, None, None)
+                break
+            try:
+                fitted, tset, score = self._fit(frame, grid)
+            except BadInputError:
+                continue
+            if best is None or score < best[3]:
+                best = (profile, fitted, tset, score)
+            if score[0] == 0:
+                break
+        if best is None:
             state = screen_state(frame, self._covered_colours())
             what = {GameState.CHOOSER: "the level chooser is shown (no board)",
                     GameState.PAUSED: "the game is paused (\"Paused\" covers the board)"}.get(
                         state, "no Minesweeper board found in the image")
             raise NoBoardError(what, state) from None
+        profile, grid, tset, _ = best
+        self._game = profile
+        if tset is None and touching(grid):
+            grid, tset, _ = self._fit(frame, grid)
         self._grid = grid
         if not self._fixed:
-            self._current = None   # a new window may have a new look: pick the set again
+            # a new window may have a new look: the set picked here, or again at the read
+            self._current = tset
         return grid
+
+    def _by_looks(self, frame: np.ndarray, profile: GameProfile) -> Grid | None:
+        """The board found by the looks of a set taught on a picture with no lines between its
+        cells (``bylooks``); only such sets are tried (it takes a second or more)."""
+        try:
+            sets = self._candidates(profile)
+        except BadInputError:
+            return None
+        for tset in sets:
+            if tset.meta.get("lattice") != "looks":
+                continue
+            try:
+                return locate_by_looks(frame, tset).with_ring(frame)
+            except NoGameError:
+                continue
+        return None
 
     def read(self, frame: np.ndarray) -> Reading:
         frame = as_frame(frame)
@@ -254,11 +363,11 @@ class Reader:
             self._current, m, unsure = self._pick(frame, grid, flat, tile)
         else:
             m, unsure = self._classify(self._current, frame, grid, flat, tile)
-        bad = m.distance > self.max_distance
+        bad = m.distance > self._limit(self._current)
         if bad.any() and not self._fixed:
             # the set picked on an earlier (e.g. all covered) frame may not be this theme's
             self._current, m, unsure = self._pick(frame, grid, flat, tile)
-            bad = m.distance > self.max_distance
+            bad = m.distance > self._limit(self._current)
         tset = self._current
         if bad.any():
             cells = [divmod(int(i), grid.cols) for i in np.flatnonzero(bad)]
@@ -272,7 +381,7 @@ class Reader:
                 f"{where}. Use another set (--templates) or teach this look with "
                 f"'minebot calibrate'.", cells, saved)
         codes = m.code.reshape(grid.rows, grid.cols)
-        counter = self._counter(frame, grid, tset)
+        counter = self._counter(frame, grid, tset, codes)
         if counter is not None and counter[1] >= grid.rows * grid.cols:
             self.forget()
             raise NoBoardError(f"the counter says {counter[1]} mines but the {grid.cols}x{grid.rows} "
@@ -294,10 +403,21 @@ class Reader:
         suspect = [divmod(int(i), grid.cols) for i in np.flatnonzero(suspect_mask)]
         board = Board(codes, mines, state)
         return Reading(board, grid.board_px, grid.cell_rects(), tset.name, suspect,
-                       m.distance.reshape(grid.rows, grid.cols), counter, unsure)
+                       m.distance.reshape(grid.rows, grid.cols), counter, unsure, self._game.name)
 
-    def _counter(self, frame: np.ndarray, grid: Grid, tset: TemplateSet) -> tuple[int, int] | None:
-        """The counter, re-read only when the pixels around the last one found changed."""
+    def _counter(self, frame: np.ndarray, grid: Grid, tset: TemplateSet, codes: np.ndarray
+                 ) -> tuple[int, int] | None:
+        """The counter as (flags, total), re-read only when the pixels around the last one
+        found changed. A display of mines minus flags (xdemineur) gives the total with the
+        flags on the board."""
+        if self._game.counter is CounterKind.SEVEN_SEGMENT_LEFT:
+            left = read_seven_segment(frame, grid.board_px)
+            if left is None:
+                return None
+            flags = int(np.isin(codes, (Cell.FLAG, Cell.WRONG_FLAG)).sum())
+            return flags, left + flags
+        if self._game.counter is not CounterKind.FLAGS_OF_TOTAL:
+            return None
         cache = self._counter_cache
         if cache is not None and cache[0] is grid and cache[1] is tset:
             left, top, right, bottom = cache[2]

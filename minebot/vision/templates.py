@@ -122,6 +122,7 @@ class TemplateSet:
     sizes: np.ndarray | None = None     # (N,) tile width each template was cut from
     numbers: NumberLook | None = None   # how the theme draws 1-8 (read font-free), if known
     learned: np.ndarray | None = None   # (N,) bool: looks learned from play on this machine
+    max_distance: float | None = None   # the set's own match limit, when its looks vary more
     _flat: np.ndarray | None = field(default=None, repr=False)
     _norms: np.ndarray | None = field(default=None, repr=False)
     _subsets: dict = field(default_factory=dict, repr=False)
@@ -165,7 +166,7 @@ class TemplateSet:
                            self.files + [str(other.path / f) for f in other.files], self.meta,
                            self.glyph_images, self.glyph_chars,
                            np.concatenate([self.sizes, other.sizes]), self.numbers,
-                           np.concatenate([mine, np.ones(m, bool)]))
+                           np.concatenate([mine, np.ones(m, bool)]), self.max_distance)
 
     @classmethod
     def _load(cls, folder: Path, meta_path: Path) -> "TemplateSet":
@@ -206,9 +207,14 @@ class TemplateSet:
                 raise BadInputError(f"{where}: needs 'file' and 'char'")
             glyph_images.append(cv2.cvtColor(_read_png(folder / entry["file"], where), cv2.COLOR_BGR2GRAY))
             glyph_chars.append(entry["char"])
+        limit = meta.get("max_distance")
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, (int, float))
+                                  or not 0 < limit <= 60):
+            raise BadInputError(f"{meta_path}: max_distance {limit!r} is not a number in (0, 60]")
         return cls(str(meta.get("name") or folder.name), folder, np.stack(patches),
                    np.array(codes, dtype=np.int8), looks, files, meta, glyph_images, glyph_chars,
-                   np.array(sizes, dtype=np.int32), NumberLook.from_meta(meta, str(meta_path)))
+                   np.array(sizes, dtype=np.int32), NumberLook.from_meta(meta, str(meta_path)),
+                   max_distance=None if limit is None else float(limit))
 
     def distances(self, patches: np.ndarray, subset: np.ndarray | None = None) -> np.ndarray:
         """Root-mean-square colour distance of every patch to every template (or ``subset``)."""
