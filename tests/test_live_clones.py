@@ -32,9 +32,25 @@ def xvfb():
         server.stop()
 
 
+def read_again(game, reader):
+    """The board on screen now, read by ``reader`` from a fresh capture; reads that fail are
+    retried while the game may still show a message over the board."""
+    import time
+    from minebot.desktop.backend import WindowCapture
+    from minebot.errors import MinebotError
+    deadline = time.monotonic() + game.ui.end_popup_seconds + 1
+    with WindowCapture(game.display, game.window) as capture:
+        while True:
+            try:
+                return reader.read(capture.grab(game.region)).board
+            except MinebotError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.25)
+
+
 def play_and_check(launcher, games: int) -> list:
     """Start ``launcher``, play ``games`` games on it with the bot, check each one."""
-    from minebot.desktop.backend import WindowCapture
     from minebot.game.live import LiveGame
     from minebot.game.ui import ui_for
     from minebot.loop import play_game
@@ -56,10 +72,9 @@ def play_and_check(launcher, games: int) -> list:
                 assert final.state in (GameState.WON, GameState.LOST)
                 assert final.shape == proc.board[:2]
                 assert misreads(seen, final) == []
-                # the final screen, captured and read again by a fresh reader
-                with WindowCapture(game.display, game.window) as capture:
-                    frame = capture.grab(game.region)
-                again = Reader().read(frame).board
+                # the final screen, captured and read again by a fresh reader (once the game's
+                # own end message over the board, KMines' popup, is gone)
+                again = read_again(game, Reader(game=proc.profile))
                 assert np.array_equal(again.cells, final.cells)
                 left, top, right, bottom = game.reading.board_px
                 box = (game.region.left + left, game.region.top + top,

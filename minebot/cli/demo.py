@@ -140,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
                         mines = stack.enter_context(clone_for(args.game, level, display, window))
                         print(f"demo: private {args.game} ({level}: {describe_board(mines)})", flush=True)
                         options = {"ui": ui_for(args.game), "mines": mines.board[2]}
-                    game = LiveGame(mines.display, reader=Reader(crops_dir=crops),
+                    game = LiveGame(mines.display, reader=Reader(crops_dir=crops, game=args.game),
                                     recorder=recorder, frames_dir=out, window_id=mines.window.id,
                                     learner=None if args.no_learn else Learner(), **options)
                     stack.callback(game.close)

@@ -275,7 +275,7 @@ def run(args: argparse.Namespace) -> int:
 
     recorder = Recording(args.record) if args.record else None
     session = Session(log, screenshots)
-    reader = Reader(args.templates, crops_dir=crops_folder(frames))
+    reader = Reader(args.templates, crops_dir=crops_folder(frames), game=args.game)
     ui = None
     if args.game:
         from ..game.ui import ui_for

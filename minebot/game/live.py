@@ -109,7 +109,13 @@ class LiveGame(Game):
             # the supported game whose window is open (GNOME Mines when none is)
             from .ui import detect
             from .ui_gnome_mines import GnomeMinesUI
-            ui = (detect(self.x11, window_id) if use_window else None) or GnomeMinesUI()
+            ui = detect(self.x11, window_id) if use_window else None
+            if ui is None:
+                ui, known = GnomeMinesUI(), False   # nothing recognised: the reader tries every game
+            else:
+                known = True
+        else:
+            known = True
         self.ui = ui
         if level is not None and level not in ui.levels:
             self.backend.close()
@@ -122,7 +128,7 @@ class LiveGame(Game):
         self.pointer = Pointer(self.display, log_path=click_log)
         if reader is None:
             from ..vision import Reader
-            reader = Reader(templates)
+            reader = Reader(templates, game=ui.profile if known else None)
         self.reader = reader
         self.level, self.custom = level, custom
         self.expected_shape: tuple[int, int] | None = None   # set once a game's board is known
