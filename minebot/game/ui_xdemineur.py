@@ -126,11 +126,13 @@ class XdemineurUI(GameUI):
         return None if mood is GameState.PLAYING else mood
 
     def request_new_game(self, live: "LiveGame", board: Board | None) -> None:
-        """Click the smiley, located on a fresh capture of the window."""
-        if live.reading is None:
-            live.observe()
+        """Click the smiley, located on a fresh capture of the window: above the board last
+        read, or (when the board could not be read: a game stopped) anywhere in the window,
+        where the face is the only yellow thing."""
         frame = live.settled_frame()
-        box = find_smiley(frame, live.reading.board_px)
+        height, width = frame.shape[:2]
+        area = live.reading.board_px if live.reading is not None else (0, height, width, height)
+        box = find_smiley(frame, area)
         if box is None:
             path = live.save_frame("no-smiley")
             raise NoGameError(f"no xdemineur smiley above the board; frame saved to {path}")
