@@ -220,7 +220,7 @@ class Reader:
         reader = self._number_readers.get(tset.name)
         if reader is None or reader.look is not tset.numbers:
             reader = self._number_readers[tset.name] = NumberReader(tset.numbers)
-        colours = tile_colours(frame, grid.x0, grid.x1, grid.y0, grid.y1)
+        colours = reader.grounds(tile_colours(frame, grid.x0, grid.x1, grid.y0, grid.y1))
         found = reader.read(frame, grid, colours, reader.candidates(colours))
         numbered = np.zeros(len(m.code), bool)
         unsure: dict[tuple[int, int], tuple[int, ...]] = {}
