@@ -69,7 +69,36 @@ def main() -> int:
     print(f"  match ({len(tset.patches)} templates, {tile} px)  {t_match:7.2f} ms")
     print(f"  counter                     {t_counter:7.2f} ms")
     print(f"new Reader + locate + read    {t_cold:7.2f} ms   (loads the set each time)")
+    clones(args.repeat)
     return 0
+
+
+CLONE_SHOTS = [("xdemineur", "fixtures/xdemineur/xdemineur-30x16-100-mid.png"),
+               ("kmines", "fixtures/kmines/classic-30x16-1200x700-mid.png"),
+               ("kmines", "fixtures/kmines/default-16x16-900x760-mid.png")]
+
+
+def clones(repeat: int) -> None:
+    """The other clones' windows in the same 1920x1080 frame: the lattice locator, a read with
+    the grid cached, and a fresh reader that must first find which game it is (every game
+    tried in turn, GNOME Mines first)."""
+    from minebot.games import get
+    from minebot.vision.grids import locate_board
+    for game, path in CLONE_SHOTS:
+        window = load_image(str(ROOT / path))
+        frame = np.empty((1080, 1920, 3), np.uint8)
+        frame[:] = (48, 10, 36)
+        h, w = window.shape[:2]
+        frame[161:161 + h, 237:237 + w] = window
+        profile = get(game)
+        reader = Reader(game=game)
+        reader.read(frame)
+        t_locate = timed(lambda: locate_board(frame, profile), max(3, repeat // 5))
+        t_read = timed(lambda: reader.read(frame), repeat)
+        t_which = timed(lambda: Reader().read(frame), max(3, repeat // 10))
+        name = Path(path).stem
+        print(f"{name:32s} locate {t_locate:7.2f} ms, cached read {t_read:6.2f} ms, "
+              f"new Reader finding the game {t_which:7.2f} ms")
 
 
 if __name__ == "__main__":

@@ -79,3 +79,47 @@ def test_calibrate_refuses_a_board_file_of_another_size(tmp_path, capsys):
                  str(teach.with_suffix(".png")), str(wrong)])
     assert code == 2
     assert "30x16" in capsys.readouterr().err
+
+
+def test_calibrate_a_clone_interactively(tmp_path, monkeypatch):
+    """`calibrate --screenshot` on a KMines Classic screenshot, answering each look's label as
+    a user would from the enlarged crop: one question per look, then the screenshot and another
+    size of the same look read exactly."""
+    import re
+    shot = KMINES / "classic-9x9-640x480-lost"
+    truth = Board.load(shot.with_suffix(".board")).rows_text()
+    asked: list[str] = []
+
+    def answer(prompt: str) -> str:
+        asked.append(prompt)
+        m = re.search(r"row (\d+) col (\d+); picture: (\S+)", prompt)
+        assert m and Path(m.group(3)).is_file()
+        return truth[int(m.group(1))][int(m.group(2))]
+
+    monkeypatch.setattr("builtins.input", answer)
+    assert main(["calibrate", "km", "--game", "kmines", "--out", str(tmp_path), "--ask-all",
+                 "--screenshot", str(shot.with_suffix(".png"))]) == 0
+    assert 5 <= len(asked) <= 20
+    reading = Reader(str(tmp_path / "km")).read(_image(shot))
+    assert reading.board.rows_text() == truth and reading.game == "kmines"
+
+
+def test_looks_learned_from_a_finished_clone_game(tmp_path, monkeypatch):
+    """The learning from finished games works for a clone's set: a cell the reader was unsure
+    of, proven by the loss, is added to the set's learned looks and loaded with it."""
+    from minebot.vision.learn import Learner
+    from minebot.vision.templates import TemplateSet, learned_dir
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    shot = XDEMINEUR / "xdemineur-16x16-40-lost"
+    frame = _image(shot)
+    reading = Reader(game="xdemineur").read(frame)
+    truth = Board.load(shot.with_suffix(".board"))
+    number = next((r, c) for r in range(truth.rows) for c in range(truth.cols)
+                  if 1 <= truth.cells[r, c] <= 8)
+    reading.unsure[number] = (int(truth.cells[number]), 8)
+    learner = Learner()
+    learner.observe(frame, reading)
+    assert learner.finish(truth) == {"xdemineur": 1}
+    assert (learned_dir("xdemineur") / META).is_file()
+    tset = TemplateSet.load("xdemineur")
+    assert tset.learned is not None and tset.learned.sum() == 1

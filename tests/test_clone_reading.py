@@ -102,3 +102,24 @@ def test_part_of_a_clone_board_is_refused(side):
            "top": frame[y0 + 3 * p + 10:], "bottom": frame[:y1 - 3 * p - 10]}[side]
     with pytest.raises(NoGameError):
         Reader(game="kmines").read(np.ascontiguousarray(cut))
+
+
+@pytest.mark.parametrize("name, shot", [
+    ("xdemineur", FIXTURES / "xdemineur" / "xdemineur-16x16-40-lost"),
+    ("kmines-classic", FIXTURES / "kmines" / "classic-30x16-1200x700-mid"),
+])
+def test_numbers_are_read_without_number_templates(name, shot, tmp_path):
+    """xdemineur's and KMines Classic's numbers are read from their colours (each digit has
+    its own) and a digit-shaped glyph, not from pictures of the digits: a copy of the set with
+    every number template removed reads the same board."""
+    import shutil
+    from minebot.vision.templates import META, REPO_TEMPLATES
+    copy = tmp_path / name
+    shutil.copytree(REPO_TEMPLATES / name, copy)
+    meta = json.loads((copy / META).read_text())
+    meta["cells"] = [c for c in meta["cells"] if c["label"] not in "12345678"]
+    (copy / META).write_text(json.dumps(meta))
+    truth = Board.load(shot.with_suffix(".board"))
+    assert any(ch in "12345678" for row in truth.rows_text() for ch in row)
+    reading = Reader(str(copy)).read(cv2.imread(str(shot.with_suffix(".png"))))
+    assert reading.board.rows_text() == truth.rows_text()

@@ -47,6 +47,13 @@ MAX_DISTANCE = {
 }
 
 NUMBERS = {
+    # xdemineur draws 1-8 as bitmaps (XPM pixmaps in /usr/games/xdemineur, colour names read
+    # with `strings`: blue, forestgreen, red, navy, orchid, seagreen, sienna, deeppink; 1-5
+    # also measured on the fixtures)
+    # on the open cell's gray70; the bitmaps fill their 20 px cells
+    "xdemineur": {"method": "ink", "grounds": ["#b3b3b3"], "fill": True,
+                  "colours": ["#0000ff", "#228b22", "#ff0000", "#000080",
+                              "#da70d6", "#2e8b57", "#a0522d", "#ff1493"]},
     # KMines Classic draws 1-8 each in its own colour (theme SVG kmines_classic.svgz, elements
     # arabicOne..arabicEight; 1-4 also measured on the fixtures) on the open cell's #d3d7cf: the
     # colour names the digit at any size, the shape only has to be a digit's.

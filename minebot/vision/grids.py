@@ -56,11 +56,13 @@ def align(frame: np.ndarray, grid: Grid, cost: Callable[[Grid], float], reach: i
     """
     best, best_cost = grid, cost(grid)
     h, w = grid.frame_shape
-    for dy in range(-reach, reach + 1):
-        for dx in range(-reach, reach + 1):
-            if dx == 0 and dy == 0:
+    # one axis after the other: the two offsets are independent (columns vs rows of pixels)
+    for axis in (0, 1):
+        start = best
+        for step in range(-reach, reach + 1):
+            if step == 0:
                 continue
-            moved = grid.shifted(dx, dy)
+            moved = start.shifted(step, 0) if axis == 0 else start.shifted(0, step)
             left, top, right, bottom = moved.board_px
             if left < 1 or top < 1 or right > w - 1 or bottom > h - 1:
                 continue

@@ -21,6 +21,7 @@ pixel or two to fit its templates).
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from ..errors import NoGameError
@@ -43,6 +44,14 @@ MIN_LINE = 0.1
 
 BAND = 2
 """Pixels either side of a lattice position where a boundary's edges may lie."""
+
+
+def _steps(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Boolean map of pixels where two aligned BGR images differ by more than ``EDGE`` in
+    some channel (opencv: several times faster than numpy's reductions over the channels)."""
+    d = cv2.absdiff(np.ascontiguousarray(a), np.ascontiguousarray(b))
+    blue, green, red = cv2.split(d)
+    return cv2.max(cv2.max(blue, green), red) > EDGE
 
 
 def _autocorrelation(profile: np.ndarray, max_lag: int) -> np.ndarray:
@@ -229,9 +238,8 @@ def locate_lattice(frame: np.ndarray, min_cells: int = 4, line: int = 0) -> Grid
     no cell (xdemineur: 1), trimmed from each cell's right and bottom.
     """
     h, w = frame.shape[:2]
-    f = frame.astype(np.int16)
-    dx = np.abs(f[:, 1:] - f[:, :-1]).max(axis=2) > EDGE          # (h, w-1): steps x -> x+1
-    dy = np.abs(f[1:] - f[:-1]).max(axis=2) > EDGE                # (h-1, w)
+    dx = _steps(frame[:, 1:], frame[:, :-1])          # (h, w-1): steps x -> x+1
+    dy = _steps(frame[1:], frame[:-1])                # (h-1, w)
     col_p, row_p = dx.mean(axis=0), dy.mean(axis=1)
     pitch = find_pitch(col_p, row_p, min_cells)
     if pitch is None:

@@ -75,13 +75,15 @@ class NumberLook:
 
     ``colours[k]`` is number k+1's tile colour (background) or glyph colour (ink);
     ``grounds`` the tile colours numbers are drawn on (ink, shape); ``ink`` the glyph colour
-    (shape, background).
+    (shape, background); ``fill``: the glyphs fill their cells (xdemineur's bitmaps), so a
+    tile colour that is a blend of a ground and an ink is that ground (``NumberReader.grounds``).
     """
 
     method: NumberMethod
     colours: np.ndarray = field(default_factory=lambda: np.empty((0, 3), np.float32))
     grounds: np.ndarray = field(default_factory=lambda: np.empty((0, 3), np.float32))
     ink: np.ndarray | None = None
+    fill: bool = False
 
     @classmethod
     def from_meta(cls, meta: dict, where: str) -> "NumberLook | None":
@@ -105,8 +107,11 @@ class NumberLook:
             raise BadInputError(f"{where}: method {method.value} needs the 'grounds' numbers are drawn on")
         if method is not NumberMethod.INK and ink is None:
             raise BadInputError(f"{where}: method {method.value} needs the glyph colour 'ink'")
+        fill = spec.get("fill", False)
+        if not isinstance(fill, bool):
+            raise BadInputError(f"{where}: fill {fill!r} is not true or false")
         return cls(method, np.array(colours, np.float32).reshape(-1, 3),
-                   np.array(grounds, np.float32).reshape(-1, 3), ink)
+                   np.array(grounds, np.float32).reshape(-1, 3), ink, fill)
 
 
 @dataclass(frozen=True)
@@ -151,6 +156,27 @@ class NumberReader:
         self.look = look
         self.bank = bank if bank is not None else Bank.load()
         self._cache: dict[bytes, NumberRead | None] = {}
+
+    def grounds(self, colours: np.ndarray) -> np.ndarray:
+        """Tile colours with those that are a number's ink replaced by the ground (ink method).
+
+        ``tile_colours`` samples a band near each tile's edge; a glyph that fills its cell
+        (xdemineur's 20 px bitmaps) covers much of that band, so the "tile colour" comes out
+        as the ink or a blend of ink and ground. Where it is such a blend (at least a third
+        ink), the ground it blends from is meant.
+        """
+        look = self.look
+        if look.method is not NumberMethod.INK or not look.fill or not len(look.grounds):
+            return colours
+        out = colours.copy()
+        for ground in look.grounds:
+            v = look.colours - ground                                        # (8, 3)
+            d = colours[..., None, :] - ground                              # (..., 8, 3)
+            a = (d * v).sum(-1) / np.maximum((v * v).sum(-1), 1.0)           # (..., 8)
+            resid = np.abs(d - a[..., None] * v).max(axis=-1)
+            blend = ((a >= 0.33) & (a <= 1.1) & (resid <= GROUND_TOLERANCE)).any(axis=-1)
+            out[blend] = ground
+        return out
 
     def candidates(self, colours: np.ndarray) -> np.ndarray:
         """Boolean (rows, cols): tiles whose colour is one numbers are drawn on."""

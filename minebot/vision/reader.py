@@ -191,7 +191,7 @@ class Reader:
         for tset in sets:
             fitted = grid
             if touching(grid):
-                fitted = align(frame, grid, lambda g, t=tset: self._match_grid(frame, g, t)[1][1])
+                fitted = align(frame, grid, lambda g, t=tset: _template_cost(frame, g, t))
             m, score = self._match_grid(frame, fitted, tset)
             if best is None or score < best[2]:
                 best = (fitted, tset, score)
@@ -220,7 +220,7 @@ class Reader:
         reader = self._number_readers.get(tset.name)
         if reader is None or reader.look is not tset.numbers:
             reader = self._number_readers[tset.name] = NumberReader(tset.numbers)
-        colours = tile_colours(frame, grid.x0, grid.x1, grid.y0, grid.y1)
+        colours = reader.grounds(tile_colours(frame, grid.x0, grid.x1, grid.y0, grid.y1))
         found = reader.read(frame, grid, colours, reader.candidates(colours))
         numbered = np.zeros(len(m.code), bool)
         unsure: dict[tuple[int, int], tuple[int, ...]] = {}
@@ -446,6 +446,13 @@ class Reader:
             return folder
         except OSError:
             return None
+
+
+def _template_cost(frame: np.ndarray, grid: Grid, tset: TemplateSet) -> float:
+    """Mean distance of every cell to its best template: how well a lattice is placed."""
+    patches = grid_patches(frame, grid.x0, grid.x1, grid.y0, grid.y1)
+    flat = patches.reshape(grid.rows * grid.cols, *patches.shape[2:])
+    return float(match(tset, flat, int(np.median(grid.x1 - grid.x0))).distance.mean())
 
 
 def read_image(frame_or_path, templates: str | None = None, mines: int | None = None) -> Reading:
