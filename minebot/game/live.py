@@ -153,7 +153,7 @@ class LiveGame(Game):
         self.locate()
         # Some window managers drop a click that comes too soon after the previous one (see
         # PACED_WMS): there, each move waits until the previous one shows on screen.
-        self.paced = self.backend.wm in PACED_WMS
+        self.paced = self.backend.wm in PACED_WMS or self.ui.paced
 
     @property
     def rules(self) -> str:   # type: ignore[override]
@@ -354,10 +354,13 @@ class LiveGame(Game):
         from ..vision.reader import NoBoardError, UnmatchedCellsError
         last_error: Exception | None = None
         # A game that draws a message over the board after a win or loss (KMines) gets that
-        # long to clear it before the reads give up.
-        patience = time.monotonic() + self.ui.end_popup_seconds
+        # long, from the first read that failed, to clear it before the reads give up.
+        patience: float | None = None
         attempt = -1
-        while (attempt := attempt + 1) <= self.rereads or time.monotonic() < patience:
+        while (attempt := attempt + 1) <= self.rereads or (
+                patience is not None and time.monotonic() < patience):
+            if attempt == 1:
+                patience = time.monotonic() + self.ui.end_popup_seconds
             if attempt > self.rereads:
                 time.sleep(0.25)
             if attempt:

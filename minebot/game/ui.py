@@ -63,6 +63,9 @@ class GameUI(ABC):
     end_popup_seconds: float = 0.0
     """How long a message drawn over the board after a win or loss may hide cells (KMines' "You
     have lost." fades after 4 s): reads that fail are retried for this long."""
+    paced: bool = False
+    """Each click waits until the previous one shows on screen, and a click that never shows
+    is planned again from what the screen shows (KMines drops some clicks sent in a burst)."""
     levels: dict[str, tuple[int, int, int]] = {}
     """The game's named levels: name -> (rows, cols, mines) (GNOME Mines switches to one;
     the others must be started at it)."""
