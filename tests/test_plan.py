@@ -60,3 +60,16 @@ def test_a_loss_or_a_resize_is_judged_apart():
     assert check(_board("01X-\n01F-\n0?--\n", "lost")) is None
     small = Board.parse('{"rows": 2, "cols": 2, "mines": 1, "state": "playing"}\n--\n--\n')
     assert "changed size" in check(small)
+
+
+def test_a_dropped_click_is_accepted_only_where_the_game_may_drop_clicks():
+    """KMines may drop a click: the cell then shows what it showed before, and is planned
+    again; a cell that changed the wrong way is still a misread."""
+    opened = expectation(BEFORE, [Move(Action.OPEN, (0, 2))], dropped_ok=True)
+    assert opened(BEFORE) is None
+    assert opened(_board("011-\n01F-\n0?--\n")) is None
+    assert opened(_board("021-\n01F-\n0?--\n")) == "revealed cell (0, 1) changed"
+    flagged = expectation(BEFORE, [Move(Action.FLAG, (0, 3))], dropped_ok=True)
+    assert flagged(BEFORE) is None
+    assert flagged(_board("01--\n01F-\n0?-?\n")) is None            # another cell: not judged here
+    assert expectation(BEFORE, [Move(Action.UNFLAG, (1, 2))], dropped_ok=True)(BEFORE) is None

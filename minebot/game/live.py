@@ -513,7 +513,7 @@ class LiveGame(Game):
                 print(f"minebot: window moved; batch stopped after {done} of {len(played)} "
                       "moves", file=sys.stderr)
             self._check_window()
-            return self._observe(expect=expectation(board, played[:done]))
+            return self._observe(expect=expectation(board, played[:done], self.ui.paced))
         if self.paced and before is not None:
             if not self._await_move(played[-1], before):
                 lost.add(len(played) - 1)
@@ -525,7 +525,7 @@ class LiveGame(Game):
                           file=sys.stderr)
                 played = [m for j, m in enumerate(played) if j not in lost]
                 clicked = [m.cell for m in played]
-        expect = expectation(board, played)
+        expect = expectation(board, played, self.ui.paced)
         if before is None:
             return self._observe(expect=expect)
         # The settled frame is read first; re-reads (if needed) capture again.

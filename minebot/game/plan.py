@@ -44,8 +44,14 @@ def clicks_for(move: Move, code: int, question_marks: bool = True) -> list[str]:
     raise MinebotError(f"unknown action {move.action!r}")
 
 
-def expectation(board: Board, moves: Sequence[Move]) -> Callable[[Board], str | None]:
-    """A check of the next board: None if it is what ``moves`` should produce, else why not."""
+def expectation(board: Board, moves: Sequence[Move],
+                dropped_ok: bool = False) -> Callable[[Board], str | None]:
+    """A check of the next board: None if it is what ``moves`` should produce, else why not.
+
+    ``dropped_ok``: for a game that may drop a click (KMines): a clicked cell that still shows
+    exactly what it showed before is a click that never arrived, not a misread; the solver
+    plans it again from what the screen shows. A cell that changed must still have changed
+    the way the move says."""
     before = board.cells.copy()
     shape = board.shape
     opens = [m.cell for m in moves if m.action in (Action.OPEN, Action.CHORD)
@@ -64,14 +70,17 @@ def expectation(board: Board, moves: Sequence[Move]) -> Callable[[Board], str | 
             bad = np.argwhere(was_open & (cells != before))[0]
             return f"revealed cell {tuple(int(v) for v in bad)} changed"
         opened = new.opened
+        def dropped(cell) -> bool:
+            return dropped_ok and cells[cell] == before[cell]
         for cell in opens:
-            if not opened[cell] and new.state is not GameState.WON:
+            if not opened[cell] and new.state is not GameState.WON and not dropped(cell):
                 return f"cell {cell} was clicked but is not revealed"
         for cell in flags:
-            if cells[cell] != Cell.FLAG and cells[cell] > 8 and new.state is not GameState.WON:
+            if cells[cell] != Cell.FLAG and cells[cell] > 8 and new.state is not GameState.WON \
+                    and not dropped(cell):
                 return f"cell {cell} was flagged but shows no flag"
         for cell in unflags:
-            if cells[cell] in (Cell.FLAG, Cell.QUESTION):
+            if cells[cell] in (Cell.FLAG, Cell.QUESTION) and not dropped(cell):
                 return f"cell {cell} still shows a mark"
         return None
     return check
