@@ -17,6 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
+
+from ..board import GameState
 from .fonts import fontconfig_file
 from .session import NO_SERVICES_BUS
 from .window import X11, WindowInfo
@@ -48,6 +51,11 @@ class GnomeMines:
     "Monospace" (its digits) resolves to, for this game only. ``level`` is
     beginner/intermediate/expert, or ``custom=(rows, cols, mines)``, or neither (the level
     chooser shows). ``g.window`` is the game's ``WindowInfo`` once started.
+
+    On a desktop with no X display (``session.GnomeWaylandDesktop``) the game is a native
+    Wayland client: there is no window to find, so ``window`` stays None and the game counts
+    as started once a board is read on the screen cast (``remote``, a ``MutterBackend``,
+    also sends its keys).
     """
 
     def __init__(self, display: "str | Xvfb | Desktop", theme: str = "bgcolors",
@@ -76,6 +84,7 @@ class GnomeMines:
         self.window: WindowInfo | None = None
         self.home: Path | None = None
         self._x: X11 | None = None
+        self.remote = None   # MutterBackend on a native Wayland desktop
 
     # -- files --------------------------------------------------------------------------
     @property
@@ -161,6 +170,9 @@ class GnomeMines:
                                              start_new_session=True, cwd=self.home)
             finally:
                 log.close()
+            if self.display is None:
+                self._wait_for_board()
+                return self
             self._x = X11(self.display)
             self.window = self._wait_for_window()
             if self.custom is not None:
@@ -186,9 +198,39 @@ class GnomeMines:
                 raise DesktopError(f"no GNOME Mines window within {self.timeout:.0f} s")
             time.sleep(0.05)
 
+    def _wait_for_board(self) -> None:
+        """Native Wayland: until the game's board (or its level chooser) is on the screen cast
+        and has stopped changing."""
+        from ..vision import Reader
+        from ..vision.reader import NoBoardError
+        from .mutter import MutterBackend
+        self.remote = MutterBackend(self.xvfb.bus)
+        reader, screen = Reader(), self.remote.screen()
+        deadline = time.monotonic() + self.timeout
+        last = None
+        while True:
+            if self.proc.poll() is not None:
+                raise DesktopError(f"gnome-mines exited at start (code {self.proc.returncode}); "
+                                   f"log: {self.log_tail()}")
+            frame = screen.grab()
+            try:
+                reader.read(frame)
+                found = True
+            except NoBoardError as exc:
+                found = exc.state is GameState.CHOOSER and self.level is None
+            except Exception:
+                found = False
+            if found and last is not None and np.array_equal(last, frame):
+                break
+            last = frame if found else None
+            if time.monotonic() > deadline:
+                raise DesktopError(f"no GNOME Mines board on the screen within {self.timeout:.0f} s")
+            time.sleep(0.15)
+        if self.custom is not None:
+            self._start_custom()
+
     def _start_custom(self) -> None:
         """Chooser -> "4" (Custom) -> the size dialog (prefilled from the keyfile) -> Alt+P."""
-        assert self._x is not None and self.window is not None
         self.focus()
         time.sleep(0.3)
         self.key("4")
@@ -206,6 +248,9 @@ class GnomeMines:
         """End exactly the processes this session started. Safe to call twice."""
         proc, self.proc = self.proc, None
         stop_process_group(proc)
+        remote, self.remote = self.remote, None
+        if remote is not None:
+            remote.close()
         if self._x is not None:
             self._x.close()
             self._x = None
@@ -239,12 +284,18 @@ class GnomeMines:
         return info
 
     def focus(self) -> None:
+        if self.remote is not None:
+            return   # mutter gave the new window the focus; nothing else runs here
         assert self.window is not None
         self.x11.focus(self.window.id)
 
     def key(self, combo: str) -> None:
-        """Press and release a key combination like ``ctrl+n`` or ``Escape`` (XTest)."""
-        send_keys(self.x11, combo)
+        """Press and release a key combination like ``ctrl+n`` or ``Escape`` (XTest, or
+        mutter's RemoteDesktop on native Wayland)."""
+        if self.remote is not None:
+            self.remote.key(combo)
+        else:
+            send_keys(self.x11, combo)
 
     def move_resize(self, x: int | None = None, y: int | None = None,
                     window: tuple[int, int] | None = None) -> WindowInfo:
@@ -274,7 +325,7 @@ class GnomeMines:
                 time.sleep(0.02)
 
 
-_KEY_ALIASES = {"ctrl": "Control_L", "alt": "Alt_L", "shift": "Shift_L", "esc": "Escape",
+KEY_ALIASES = {"ctrl": "Control_L", "alt": "Alt_L", "shift": "Shift_L", "esc": "Escape",
                 "enter": "Return", "space": "space"}
 
 
@@ -284,7 +335,7 @@ def send_keys(x: X11, combo: str) -> None:
     from Xlib.ext import xtest
     codes = []
     for name in combo.split("+"):
-        sym = XK.string_to_keysym(_KEY_ALIASES.get(name.lower(), name))
+        sym = XK.string_to_keysym(KEY_ALIASES.get(name.lower(), name))
         code = x.d.keysym_to_keycode(sym) if sym else 0
         if not code:
             raise DesktopError(f"unknown key {name!r} in {combo!r}")

@@ -39,6 +39,10 @@ STANDARD_MINES = {(lv.rows, lv.cols): lv.mines for lv in LEVELS.values()}
 CHOOSER_KEYS = {"beginner": "1", "intermediate": "2", "expert": "3"}
 
 
+UNLISTED_DIALOG_WAIT = 0.4
+"""Seconds a won game is watched for GNOME Mines' "Congratulations!" window where windows
+cannot be listed (it shows within a few frames of the win, when the time makes the top 10)."""
+
 PARK_OFFSET = 8
 """Pixels between the board's edge and the parked pointer."""
 
@@ -87,6 +91,41 @@ def _won_beyond_doubt(reading, mines: int | None) -> bool:
     return total is not None and flags == total == shown
 
 
+RING_GAP = 5
+"""Pixels between the board's cells and the ring watched around them: a hovered or opened
+edge cell paints up to 2 px beyond the cell rectangle the reader gives (its border)."""
+
+
+def ring_box(px: tuple[int, int, int, int], shape: tuple[int, ...],
+             width: int = 3) -> tuple[int, int, int, int]:
+    """The board ``px`` and the ring ``ring_unchanged`` watches, clipped to a frame of
+    ``shape``: (left, top, right, bottom)."""
+    left, top, right, bottom = px
+    reach = RING_GAP + width
+    return (max(left - reach, 0), max(top - reach, 0), min(right + reach, shape[1]),
+            min(bottom + reach, shape[0]))
+
+
+def ring_unchanged(before: np.ndarray, now: np.ndarray, px: tuple[int, int, int, int],
+                   width: int = 3, inside: bool = False) -> bool:
+    """Whether a ``width``-pixel ring around the board ``px`` (left, top, right, bottom in
+    frame pixels; ``RING_GAP`` away from its cells) looks the same in both frames; with
+    ``inside``, the whole board within the ring too. It is how a board without a window to
+    watch is known to be where it was: a moved window, or another window over the board's
+    edge, changes that ring."""
+    if before.shape != now.shape:
+        return False
+    left, top, right, bottom = px
+    x0, y0, x1, y1 = ring_box(px, before.shape, width)
+    outer_b, outer_n = before[y0:y1, x0:x1], now[y0:y1, x0:x1]
+    if inside:
+        return bool(np.array_equal(outer_b, outer_n))
+    mask = np.ones(outer_b.shape[:2], bool)
+    mask[max(top - RING_GAP - y0, 0):bottom + RING_GAP - y0,
+         max(left - RING_GAP - x0, 0):right + RING_GAP - x0] = False
+    return bool(np.array_equal(outer_b[mask], outer_n[mask]))
+
+
 def _fresh(board: Board) -> bool:
     """Every cell covered: a new game nobody has clicked yet."""
     return bool((board.cells == Cell.COVERED).all())
@@ -115,18 +154,18 @@ class LiveGame(Game):
                  rereads: int = 4, settle_timeout: float = 2.0,
                  question_marks: bool = True, frames_dir: str | Path | None = None,
                  window_id: int | None = None, use_window: bool = True,
-                 cover_wait: float = 3.0, learner=None) -> None:
+                 cover_wait: float = 3.0, learner=None, backend=None) -> None:
         from ..desktop.backend import open_backend
-        from ..input import Pointer
         if level is not None and level not in LEVELS:
             raise MinebotError(f"unknown level {level!r}: expected one of {', '.join(LEVELS)}")
-        self.backend = open_backend(display)
-        self.x11 = self.backend.x11
+        # ``backend``: an open desktop backend handed over (closed with the game), else detected.
+        self.backend = backend if backend is not None else open_backend(display)
+        self.x11 = self.backend.x11   # None where clients cannot list windows (native Wayland)
         self.display = self.backend.display
         self.screen_rect = self.backend.screen_rect
         self.capture = None         # WindowCapture of the game window, or the whole Screen
         self.screen = None          # the whole Screen when playing without the window
-        self.pointer = Pointer(self.display, log_path=click_log)
+        self.pointer = self.backend.pointer(click_log)
         if reader is None:
             from ..vision import Reader
             reader = Reader(templates)
@@ -147,6 +186,7 @@ class LiveGame(Game):
         self.clicks = 0             # clicks in the current game
         self.dialogs_closed = 0
         self._frame_index: int | None = None
+        self._won = self._won_frame = self._won_px = None   # the last won board, its frame
         self._verified = False
         self._window_id = window_id
         self.use_window = use_window
@@ -155,11 +195,14 @@ class LiveGame(Game):
         # Some window managers drop a click that comes too soon after the previous one (see
         # PACED_WMS): there, each move waits until the previous one shows on screen.
         self.paced = self.backend.wm in PACED_WMS
+        # How long a hovered/pressed look may be the click's result still to come: longer
+        # where input and frames pass through a compositor's queues (mutter's D-Bus APIs).
+        self.hover_grace = getattr(self.backend, "hover_grace", HOVER_GRACE)
 
     # -- the window -----------------------------------------------------------------------
     def locate(self) -> None:
         """Find the game window (X11), or fall back to the whole screen."""
-        if not self.use_window:
+        if not self.use_window or self.x11 is None:
             info = None
         elif self._window_id is not None:
             info = self.x11.info(self._window_id)
@@ -182,7 +225,8 @@ class LiveGame(Game):
         except UnmatchedCellsError:
             pass   # a board is there (read again, with retries, by observe)
         except NoGameError as exc:
-            where = "no GNOME Mines window" if self.use_window else "window search off"
+            where = ("window search off" if not self.use_window else "no GNOME Mines window"
+                     if self.x11 is not None else f"no window list ({self.backend.name})")
             raise NoGameError(f"{where} on display {self.display}, and no board on the whole "
                               f"screen either ({exc}). Start the game first, or run "
                               "`minebot demo` for a private one.") from None
@@ -214,7 +258,7 @@ class LiveGame(Game):
         reported a change to the window or to the top-level windows since the last check.
         """
         if self.window is None:
-            return False
+            return self._board_moved()
         if not self.x11.changed() and self._verified:
             return False
         rect = self.x11.rect(self.window.id)
@@ -240,6 +284,26 @@ class LiveGame(Game):
             self.reading = None
             self._forget_grid()
         return changed
+
+    def _board_moved(self) -> bool:
+        """Without a window to watch (the whole screen, native Wayland): the board is no longer
+        where or what it was, by the ring of pixels just around it in a fresh grab. Then the
+        last reading is forgotten (True): read again, never click on it."""
+        if self.reading is None or self.frame is None:
+            return False
+        if self._ring_same(self.frame, self.reading.board_px):
+            return False
+        self.reading = None
+        self._forget_grid()
+        return True
+
+    def _ring_same(self, before: np.ndarray, px, inside: bool = False) -> bool:
+        """``ring_unchanged`` against a fresh grab of just the board and its ring."""
+        x0, y0, x1, y1 = ring_box(px, before.shape)
+        r = self.region
+        now = self.capture.grab(Rect(r.left + x0, r.top + y0, x1 - x0, y1 - y0))
+        inner = (px[0] - x0, px[1] - y0, px[2] - x0, px[3] - y0)
+        return ring_unchanged(before[y0:y1, x0:x1], now, inner, inside=inside)
 
     def _covering(self) -> list:
         """Windows (not the game's own dialogs) stacked above the game and lying on the board."""
@@ -281,13 +345,15 @@ class LiveGame(Game):
         window when playing the whole screen)."""
         if self.window is not None:
             return self.x11.dialogs_of(self.window.id)
+        if self.x11 is None:
+            return []   # no window list: see _close_unlisted_dialog
         return [w for w in self.x11.windows() if w.viewable and w.transient_for is not None
                 and any(c.lower() == "gnome-mines" for c in w.wm_class)]
 
     def _refocus(self) -> None:
         if self.window is not None:
             self.x11.focus(self.window.id)
-        else:
+        elif self.x11 is not None:
             self.x11.focus_pointer_root()   # the game under the parked pointer has focus again
 
     def _close_dialogs(self) -> bool:
@@ -296,6 +362,8 @@ class LiveGame(Game):
         Returns once the game has repainted the area the dialog covered: with no compositor
         the stale dialog pixels stay on screen until then.
         """
+        if self.x11 is None:
+            return self._close_unlisted_dialog()
         dialogs = self._dialogs()
         if not dialogs:
             return False
@@ -314,6 +382,43 @@ class LiveGame(Game):
             time.sleep(0.003)
         return True
 
+    def _close_unlisted_dialog(self) -> bool:
+        """Where windows cannot be listed: after a win GNOME Mines may open its modal
+        "Congratulations!" window over the board. When the last board read had cells opened
+        (Escape on a board before its first reveal would go back to the level chooser) and the
+        screen no longer shows it (the won board changed, or no board reads at all), press
+        Escape, which closes that window and does nothing to an opened board, and wait for
+        the board to show again."""
+        from ..vision.reader import NoBoardError, UnmatchedCellsError
+        last = self.reading if self.reading is not None else None
+        board = last.board if last is not None else self._won
+        if board is None or _fresh(board) or board.state in (GameState.LOST, GameState.PAUSED):
+            return False
+        frame = self.grab()
+        if board.state is GameState.WON and self._won_frame is not None:
+            if self._ring_same(self._won_frame, self._won_px, inside=True):
+                return False
+        else:
+            try:
+                self.reader.read(frame)
+                return False
+            except NoBoardError as exc:
+                if exc.state is not GameState.NONE:
+                    return False
+            except UnmatchedCellsError:
+                pass
+        self.backend.key("Escape")
+        self.dialogs_closed += 1
+        deadline = time.monotonic() + 1.0
+        while time.monotonic() < deadline:
+            time.sleep(0.02)
+            try:
+                self.reader.read(self.grab())
+                break
+            except (NoBoardError, UnmatchedCellsError):
+                continue
+        return True
+
     def _resume(self) -> None:
         """"Paused" covers the board: focus the game; if it stays paused, press Pause (a toggle,
         so only ever pressed while the screen shows the pause)."""
@@ -330,9 +435,8 @@ class LiveGame(Game):
             pass
 
     def key(self, combo: str) -> None:
-        from ..desktop.mines import send_keys
         self.focus()
-        send_keys(self.x11, combo)
+        self.backend.key(combo)
 
     # -- geometry of the last reading ------------------------------------------------------
     def _board_rect(self):
@@ -457,7 +561,7 @@ class LiveGame(Game):
                               for x0, y0, x1, y1 in rects)
                 # Right after the button comes up the cell may still show the hover or pressed
                 # colour (the reveal follows ~10 ms later): not the result yet.
-                if changed and (time.monotonic() - clicked_at > HOVER_GRACE or
+                if changed and (time.monotonic() - clicked_at > self.hover_grace or
                                 not any(_looks_transient(frame[y0:y1, x0:x1]) for x0, y0, x1, y1 in rects)):
                     if os.environ.get("MINEBOT_DEBUG"):
                         print(f"minebot: {len(rects)} cell(s) changed after "
@@ -568,6 +672,8 @@ class LiveGame(Game):
         is added to ``lost``.
         """
         planned = self.window.rect if self.window is not None else None
+        watched = self.frame if self.window is None and self.reading is not None else None
+        px = self.reading.board_px if watched is not None else None
         region = self.region
         last = (region.left, region.top, region.right, region.bottom)
 
@@ -586,6 +692,8 @@ class LiveGame(Game):
                 if now != planned:
                     return None
                 last = (now.left, now.top, now.right, now.bottom)
+            elif watched is not None and not self._ring_same(watched, px):
+                return None   # no window to ask: the board itself moved or got covered
             return last
         return check
 
@@ -666,6 +774,8 @@ class LiveGame(Game):
 
     def _accept(self, frame: np.ndarray, reading) -> None:
         self.frame, self.reading = frame, reading
+        if reading.board.state is GameState.WON:   # what a dialog over it would hide
+            self._won, self._won_frame, self._won_px = reading.board, frame, reading.board_px
         if self.learner is not None:
             self.learner.observe(frame, reading)
             if reading.board.is_over and self.learner.finish(reading.board):
@@ -718,16 +828,33 @@ class LiveGame(Game):
 
     def _confirm_new_game(self) -> None:
         """Answer "Do you want to start a new game?" with Start New Game (keyboard only)."""
+        if self.x11 is None:
+            # No window list: the question shows as the board turning to "Paused" under it;
+            # only then do the keys go (to the question, which has the focus).
+            if self.frame is not None and self.reading is not None and \
+                    self._await_board_change(self.frame, self.reading.board_px, 0.5):
+                for combo in ("Tab", "Return"):
+                    self.backend.key(combo)
+            return
         self._answer(self._dialogs(), ["Tab", "Return"], timeout=2.0)
+
+    def _await_board_change(self, frame: np.ndarray, px, timeout: float) -> bool:
+        """Whether the board ``px`` (and the ring around it) stops looking as in ``frame``
+        within ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if not self._ring_same(frame, px, inside=True):
+                return True
+            time.sleep(0.01)
+        return False
 
     def _answer(self, dialogs: list, keys: Sequence[str], timeout: float) -> None:
         """Press ``keys`` in each dialog, wait (up to ``timeout``) until none is left, and give
         the game its focus back."""
-        from ..desktop.mines import send_keys
         for dialog in dialogs:
             self.x11.focus(dialog.id)
             for combo in keys:
-                send_keys(self.x11, combo)
+                self.backend.key(combo)
         deadline = time.monotonic() + timeout
         while self._dialogs() and time.monotonic() < deadline:
             time.sleep(0.002)
@@ -786,12 +913,19 @@ class LiveGame(Game):
 
     def new_game(self) -> Board:
         """Play Again: the same size (Ctrl+R), confirming if a game is in progress."""
+        if self.x11 is None and self._won_frame is not None and self.reading is not None \
+                and self.reading.board.state is GameState.WON:
+            # No window list: give a "Congratulations!" window time to show over the board
+            # (it would swallow Ctrl+R), then close it.
+            self._await_board_change(self._won_frame, self._won_px, UNLISTED_DIALOG_WAIT)
         self._close_dialogs()
         self.focus()
         board = self.reading.board if self.reading is not None else None
         if board is not None and _fresh(board):
             return board   # already fresh
         in_progress = board is not None and not board.is_over
+        if self.x11 is None:
+            return self._new_game_unlisted(in_progress)
         self.key("ctrl+r")
         if in_progress or self.reading is None:
             # Mid-game (or unknown) GNOME Mines asks "start a new game?": answer it.
@@ -803,6 +937,27 @@ class LiveGame(Game):
         if self.recorder is not None:
             self.recorder.next_game()
         return self._wait_fresh()
+
+    def _new_game_unlisted(self, in_progress: bool, tries: int = 3) -> Board:
+        """Ctrl+R where windows cannot be listed: a "Congratulations!" window that showed
+        late swallows the keys, so when no fresh board comes, close what covers the board
+        and press again."""
+        if self.recorder is not None:
+            self.recorder.next_game()
+        for attempt in range(tries):
+            self.key("ctrl+r")
+            if in_progress:
+                self._confirm_new_game()
+            self.reading = None
+            try:
+                board = self._wait_fresh(timeout=2.0)
+            except NoGameError:
+                if attempt == tries - 1:
+                    raise
+                self._close_dialogs()
+                continue
+            return board
+        raise AssertionError("unreachable")
 
     def save_frame(self, what: str) -> Path | None:
         """Write the last frame as a PNG (for error reports); returns its path."""
