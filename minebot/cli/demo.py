@@ -26,7 +26,9 @@ Start a private GNOME Mines and let the bot play it: --beginner games at 8x8/10,
 started too, so this runs on a headless machine. Results go to --out: summary.json (the
 summary plus per-level figures), games.jsonl (one line per finished game, written at once)
 and game-NNN-won.png / -lost.png (each finished board). Needs the Debian packages xvfb and
-gnome-mines (installed by .ci/setup).""")
+gnome-mines (installed by .ci/setup). With --wayland the same demo runs on a private headless
+mutter (GNOME's compositor, no XWayland) with PipeWire and WirePlumber on a private session bus,
+the game a native Wayland client.""")
     p.add_argument("--beginner", type=int, default=3, metavar="N", help="beginner games (default 3)")
     p.add_argument("--expert", type=int, default=1, metavar="N", help="expert games (default 1)")
     p.add_argument("--theme", default="bgcolors", choices=("bgcolors", "default", "classic"),
@@ -36,6 +38,10 @@ gnome-mines (installed by .ci/setup).""")
     p.add_argument("--out", default="minebot-output", help="output folder (default %(default)s)")
     p.add_argument("--virtual", action="store_true",
                    help="use a private virtual display even when $DISPLAY is set")
+    p.add_argument("--wayland", action="store_true",
+                   help="play on a private headless GNOME on Wayland instead (mutter, the game a "
+                        "native Wayland client, seen and played through mutter's ScreenCast and "
+                        "RemoteDesktop)")
     p.add_argument("--record", metavar="DIR", help="also record every frame and move (minebot replay)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON on the last line")
     p.add_argument("--font", metavar="FAMILY",
@@ -90,8 +96,15 @@ def run(args: argparse.Namespace) -> int:
     try:
         with ExitStack() as stack:
             virtual = args.virtual or not os.environ.get("DISPLAY")
-            if virtual:
-                xvfb = stack.enter_context(Xvfb(max(1280, window[0] + 40), max(1024, window[1] + 40)))
+            size = (max(1280, window[0] + 40), max(1024, window[1] + 40))
+            if args.wayland:
+                from ..desktop.session import open_desktop
+                desk = stack.enter_context(open_desktop("gnome-wayland", *size))
+                display = desk
+                print(f"demo: private GNOME on Wayland (headless mutter, {size[0]}x{size[1]})",
+                      flush=True)
+            elif virtual:
+                xvfb = stack.enter_context(Xvfb(*size))
                 display = xvfb
                 print(f"demo: private virtual display {xvfb.display}", flush=True)
             else:
@@ -105,9 +118,11 @@ def run(args: argparse.Namespace) -> int:
                 for level, count in (("beginner", args.beginner), ("expert", args.expert)):
                     if not count:
                         continue
+                    where = {"backend": _mutter(display)} if args.wayland else \
+                        {"window_id": mines.window.id}
                     game = LiveGame(mines.display, reader=Reader(crops_dir=crops), level=level,
-                                    recorder=recorder, frames_dir=out, window_id=mines.window.id,
-                                    learner=None if args.no_learn else Learner())
+                                    recorder=recorder, frames_dir=out,
+                                    learner=None if args.no_learn else Learner(), **where)
                     stack.callback(game.close)
                     before = len(session.results)
                     # A board it cannot read safely is logged as stopped and the demo goes on
@@ -130,6 +145,12 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _mutter(desk):
+    """The bot's own session with the private mutter (``desk``)."""
+    from ..desktop.mutter import MutterBackend
+    return MutterBackend(desk.bus)
+
+
 def _write_summary(out: Path, session, per_level: dict, args: argparse.Namespace,
                    window: tuple[int, int], seconds: float) -> None:
     """``summary.json``: the run's summary plus per-level figures, the theme and window."""
@@ -138,6 +159,8 @@ def _write_summary(out: Path, session, per_level: dict, args: argparse.Namespace
     summary["levels"] = per_level
     summary["stopped"] = len(session.stopped)
     summary["theme"], summary["window"] = args.theme, list(window)
+    summary["desktop"] = "gnome-wayland" if args.wayland else "xvfb" if args.virtual or \
+        not os.environ.get("DISPLAY") else "yours"
     summary["wall_seconds"] = round(seconds, 2)
     path = out / "summary.json"
     try:

@@ -364,12 +364,26 @@ class GnomeWaylandDesktop(MutterDesktop):
         return Bus(self.bus_address, str(self.home / "runtime"))
 
     def _await_ready(self, log: Path) -> None:
-        """Until mutter's Wayland socket exists and its ScreenCast API is on the bus."""
-        from .mutter import has_mutter
+        """Until mutter's Wayland socket exists and its ScreenCast API is on the bus; then
+        give the seat a keyboard and a pointer (see ``seat``)."""
+        from .mutter import MutterSession, has_mutter
         assert self.home is not None
         sock = self.home / "runtime" / self.socket
         self._await(log, lambda: sock.exists() and has_mutter(self.bus),
                     "offered no Wayland socket and ScreenCast API")
+        self.seat = MutterSession(self.bus, cast=False)
+
+    seat = None
+    """A RemoteDesktop session held for the desktop's life. Headless mutter has no input
+    devices; a window that maps while the seat has no keyboard never gets keyboard focus
+    (its keys would go nowhere), and one that lost its keyboard when a bot's session ended
+    does not get it back. A user's desktop has a keyboard: so has this one."""
+
+    def stop(self) -> None:
+        seat, self.seat = self.seat, None
+        if seat is not None:
+            seat.close()
+        super().stop()
 
 
 def open_desktop(kind: str, width: int = 1600, height: int = 1024) -> Desktop:

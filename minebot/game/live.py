@@ -117,13 +117,14 @@ def ring_unchanged(before: np.ndarray, now: np.ndarray, px: tuple[int, int, int,
         return False
     left, top, right, bottom = px
     x0, y0, x1, y1 = ring_box(px, before.shape, width)
-    outer_b, outer_n = before[y0:y1, x0:x1], now[y0:y1, x0:x1]
     if inside:
-        return bool(np.array_equal(outer_b, outer_n))
-    mask = np.ones(outer_b.shape[:2], bool)
-    mask[max(top - RING_GAP - y0, 0):bottom + RING_GAP - y0,
-         max(left - RING_GAP - x0, 0):right + RING_GAP - x0] = False
-    return bool(np.array_equal(outer_b[mask], outer_n[mask]))
+        return bool(np.array_equal(before[y0:y1, x0:x1], now[y0:y1, x0:x1]))
+    # four strips: above, below, left of and right of the board (with its gap)
+    gl, gt = max(left - RING_GAP, x0), max(top - RING_GAP, y0)
+    gr, gb = min(right + RING_GAP, x1), min(bottom + RING_GAP, y1)
+    strips = ((slice(y0, gt), slice(x0, x1)), (slice(gb, y1), slice(x0, x1)),
+              (slice(gt, gb), slice(x0, gl)), (slice(gt, gb), slice(gr, x1)))
+    return all(np.array_equal(before[rows, cols], now[rows, cols]) for rows, cols in strips)
 
 
 def _fresh(board: Board) -> bool:
@@ -829,14 +830,32 @@ class LiveGame(Game):
     def _confirm_new_game(self) -> None:
         """Answer "Do you want to start a new game?" with Start New Game (keyboard only)."""
         if self.x11 is None:
-            # No window list: the question shows as the board turning to "Paused" under it;
-            # only then do the keys go (to the question, which has the focus).
-            if self.frame is not None and self.reading is not None and \
-                    self._await_board_change(self.frame, self.reading.board_px, 0.5):
-                for combo in ("Tab", "Return"):
-                    self.backend.key(combo)
+            self._confirm_unlisted()
             return
         self._answer(self._dialogs(), ["Tab", "Return"], timeout=2.0)
+
+    def _confirm_unlisted(self) -> None:
+        """No window list: the question is only asked of a game in progress, and shows as the
+        board turning to "Paused" (or hidden by the question); only then do the keys go (to
+        the question, which has the focus). Never to the level chooser: Return there would
+        pick a level."""
+        from ..vision.reader import NoBoardError
+        board = self.reading.board if self.reading is not None else None
+        if board is None or board.is_over or _fresh(board) or self.frame is None:
+            return
+        if not self._await_board_change(self.frame, self.reading.board_px, 1.0):
+            return
+        time.sleep(0.1)
+        try:
+            self.reader.read(self.grab())
+            return   # a board reads: no question over it
+        except NoBoardError as exc:
+            if exc.state is GameState.CHOOSER:
+                return
+        except MinebotError:
+            pass
+        for combo in ("Tab", "Return"):
+            self.backend.key(combo)
 
     def _await_board_change(self, frame: np.ndarray, px, timeout: float) -> bool:
         """Whether the board ``px`` (and the ring around it) stops looking as in ``frame``

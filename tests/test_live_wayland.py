@@ -1,0 +1,136 @@
+"""Live play under GNOME on Wayland: headless mutter with no XWayland, the real GNOME Mines a
+native Wayland client (marked live).
+
+There is no window list and no X server: the bot sees the game only through mutter's
+ScreenCast stream and plays it only through RemoteDesktop (``minebot.desktop.mutter``). The
+final screen is read from a screen cast of the test's own; every click must lie inside the
+board read.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+
+from minebot.desktop.session import available
+
+from test_live import assert_clicks_inside, play_and_check
+
+pytestmark = [pytest.mark.live,
+              pytest.mark.skipif(not available("gnome-wayland"),
+                                 reason="needs mutter, pipewire, wireplumber and GStreamer's "
+                                        "pipewiresrc (bash .ci/setup installs them)")]
+
+
+@pytest.fixture(scope="module")
+def desktop():
+    from minebot.desktop.session import open_desktop
+    with open_desktop("gnome-wayland") as desk:
+        yield desk
+
+
+@pytest.fixture
+def play(desktop, tmp_path):
+    """``play(level, window, theme) -> (mines, game)``: GNOME Mines as a native Wayland client
+    and a LiveGame on the backend detected from the desktop's environment; both stopped after."""
+    from minebot.desktop import GnomeMines
+    from minebot.desktop.backend import open_backend
+    from minebot.game.live import LiveGame
+    made = []
+
+    def make(level: str, window: tuple[int, int], theme: str = "bgcolors", **kw):
+        mines = GnomeMines(desktop, level=level, window=window, theme=theme).start()
+        made.append(mines)
+        game = LiveGame(backend=open_backend(env=desktop.env()), level=level,
+                        frames_dir=str(tmp_path), **kw)
+        made.append(game)
+        return mines, game
+    try:
+        yield make
+    finally:
+        for thing in reversed(made):
+            thing.close() if hasattr(thing, "close") else thing.stop()
+
+
+def test_the_mutter_backend_is_picked_and_sees_no_x(desktop, play):
+    assert desktop.display is None
+    _, game = play("beginner", (590, 460))
+    assert game.backend.name == "mutter"
+    assert game.x11 is None and game.window is None
+    assert game.region == game.backend.screen_rect   # the whole monitor: no window to find
+    board = game.start()
+    assert board.shape == (8, 8)
+
+
+def test_beginner_and_expert_two_themes(play):
+    from minebot.solver import Solver
+    mines, game = play("beginner", (810, 656))
+    results = play_and_check(game, Solver(), 2)
+    assert all(r.final.shape == (8, 8) for r in results)
+    game.close()
+    mines.stop()
+    _, game = play("expert", (1290, 760), theme="default")
+    (result,) = play_and_check(game, Solver(), 1, max_stops=3)
+    assert result.final.shape == (16, 30)
+
+
+def test_a_board_that_went_away_is_never_clicked(desktop, play):
+    """No window to ask whether the game is still there: between the read and the click the
+    board goes (the game is switched back to its level chooser). The ring around the board
+    read no longer matches, the bot reads again, finds no board and stops without a click."""
+    from minebot.errors import NoGameError
+    from minebot.move import Action, Move
+    _, game = play("beginner", (810, 656))
+    game.start()
+    before = game.frame.copy()
+    game.backend.key("ctrl+n")   # a fresh board: straight back to the level chooser
+    deadline = time.monotonic() + 5
+    while game._ring_same(before, game.reading.board_px) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    with pytest.raises(NoGameError):
+        game.act([Move(Action.OPEN, (4, 4))])
+    assert game.pointer.log == []
+
+
+def test_minebot_play_finds_a_game_it_did_not_start(desktop, tmp_path):
+    """`minebot play` in the desktop's environment (WAYLAND_DISPLAY, its session bus, no
+    DISPLAY) detects mutter, finds the board on the screen cast and plays one game."""
+    from minebot.desktop import GnomeMines
+    log = tmp_path / "games.jsonl"
+    clicks = tmp_path / "clicks.jsonl"
+    with GnomeMines(desktop, level="beginner", window=(810, 656)):
+        out = subprocess.run(
+            [sys.executable, "-m", "minebot", "play", "--games", "1", "--log", str(log),
+             "--click-log", str(clicks)],
+            env=desktop.env(), capture_output=True, text=True, timeout=180, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "mutter backend" in out.stderr, out.stderr
+    (record,) = [json.loads(line) for line in log.read_text().splitlines()]
+    assert record["result"] in ("won", "lost")
+    summary = {"games": len([record])}
+    assert summary["games"] == 1
+    made = [json.loads(line) for line in clicks.read_text().splitlines()]
+    assert made
+    for c in made:
+        left, top, right, bottom = c["bounds"]
+        assert left <= c["x"] < right and top <= c["y"] < bottom, c
+
+
+def test_demo_on_a_private_gnome_wayland(tmp_path):
+    """`minebot demo --wayland`: its own headless mutter, the game a native Wayland client;
+    the same summary and screenshots as the Xvfb demo."""
+    env = {k: v for k, v in __import__("os").environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS")}
+    out_dir = tmp_path / "out"
+    out = subprocess.run([sys.executable, "-m", "minebot", "demo", "--wayland", "--beginner", "1",
+                          "--expert", "0", "--window", "810x656", "--out", str(out_dir),
+                          "--no-learn"], env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    summary = json.loads((out_dir / "summary.json").read_text())
+    assert summary["desktop"] == "gnome-wayland"
+    assert summary["games"] + summary["stopped"] >= 1 and summary["games"] == 1
+    assert len(list(out_dir.glob("game-*.png"))) == 1
