@@ -134,3 +134,24 @@ def test_demo_on_a_private_gnome_wayland(tmp_path):
     assert summary["desktop"] == "gnome-wayland"
     assert summary["games"] + summary["stopped"] >= 1 and summary["games"] == 1
     assert len(list(out_dir.glob("game-*.png"))) == 1
+
+
+def test_hint_says_there_is_no_overlay_and_once_works(desktop, tmp_path):
+    """GNOME on Wayland lets no client draw over another: `minebot hint` says so (exit 5) and
+    names what works; `hint --once --text` and `--once --png` read the game from the cast."""
+    from minebot.desktop import GnomeMines
+    from minebot.errors import EXIT_UNSUPPORTED
+    env = desktop.env()
+    with GnomeMines(desktop, level="beginner", window=(810, 656)):
+        run = lambda *a: subprocess.run([sys.executable, "-m", "minebot", "hint", *a], env=env,  # noqa: E731
+                                        capture_output=True, text=True, timeout=120, cwd=tmp_path)
+        out = run()
+        assert out.returncode == EXIT_UNSUPPORTED, out.stderr
+        assert "no overlay" in out.stderr and "--once --png" in out.stderr
+        assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
+        text = run("--once", "--text")
+        assert text.returncode == 0, text.stderr
+        assert text.stdout.count("\n") >= 8
+        png = run("--once", "--png", str(tmp_path / "hint.png"))
+        assert png.returncode == 0, png.stderr
+        assert (tmp_path / "hint.png").stat().st_size > 1000

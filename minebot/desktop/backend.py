@@ -165,28 +165,37 @@ def open_backend(display: str | None = None, force: str | None = None,
     ``BACKENDS`` by name; else it is detected: mutter on Wayland (its ScreenCast API on the
     session bus) unless a GNOME Mines X11 window is there (then XWayland), else X11/XWayland.
     """
-    from .mutter import Bus, MutterBackend, has_mutter
+    from .mutter import Bus, MutterBackend
     env = dict(os.environ if env is None else env)
     force = force or os.environ.get("MINEBOT_BACKEND") or None
     if force is not None and force not in BACKENDS:
         listing = "; ".join(f"{name}: {what}" for name, what in BACKENDS.items())
         raise BadInputError(f"unknown backend {force!r} (MINEBOT_BACKEND); available: {listing}")
     display = display or env.get("DISPLAY") or None
-    bus = Bus.from_env(env)
-    if force == "mutter":
-        if not has_mutter(bus):
+    if force == "mutter" or (force is None and native_wayland(display, env)):
+        bus = Bus.from_env(env)
+        if bus is None or force == "mutter" and not native_wayland(display, env, game=False):
             raise NoGameError("backend mutter: no mutter ScreenCast API on the D-Bus session bus "
                               f"({bus.address if bus else 'no DBUS_SESSION_BUS_ADDRESS'})")
         return MutterBackend(bus)
-    if force is None and env.get("WAYLAND_DISPLAY") and has_mutter(bus):
-        if display is None or not _x11_game_on(display):
-            return MutterBackend(bus)
     if display is None:
         if env.get("WAYLAND_DISPLAY"):
             raise NoGameError("a Wayland session without XWayland and without mutter's "
                               "ScreenCast API: minebot plays GNOME (mutter) and X11 windows "
                               "(start GNOME Mines with GDK_BACKEND=x11)")
     return X11Backend(display, force)
+
+
+def native_wayland(display: str | None = None, env: dict | None = None, game: bool = True) -> bool:
+    """Whether this is GNOME on Wayland (mutter's ScreenCast API on the session bus of a
+    Wayland session) and, with ``game``, the game is not an X11 window under its XWayland:
+    then only the mutter backend can see and play it. Opens nothing but a D-Bus query."""
+    from .mutter import Bus, has_mutter
+    env = os.environ if env is None else env
+    display = display or env.get("DISPLAY") or None
+    if not env.get("WAYLAND_DISPLAY") or not has_mutter(Bus.from_env(env)):
+        return False
+    return not game or display is None or not _x11_game_on(display)
 
 
 def _x11_game_on(display: str) -> bool:
