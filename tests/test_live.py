@@ -75,6 +75,9 @@ def live_game(mines, **kw):
     import tempfile
     from minebot.game.live import LiveGame
     kw.setdefault("frames_dir", tempfile.mkdtemp(prefix="minebot-test-frames-"))
+    if mines.display is None:   # a native Wayland game: no window; the backend its desktop offers
+        from minebot.desktop.backend import open_backend
+        return LiveGame(backend=open_backend(env=mines.xvfb.env()), **kw)
     return LiveGame(mines.display, window_id=mines.window.id, **kw)
 
 

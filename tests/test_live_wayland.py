@@ -18,7 +18,8 @@ import pytest
 
 from minebot.desktop.session import available
 
-from test_live import assert_clicks_inside, play_and_check
+from test_live import play_and_check
+from test_live_desktops import play  # noqa: F401  (the fixture, on this module's desktop)
 
 pytestmark = [pytest.mark.live,
               pytest.mark.skipif(not available("gnome-wayland"),
@@ -31,29 +32,6 @@ def desktop():
     from minebot.desktop.session import open_desktop
     with open_desktop("gnome-wayland") as desk:
         yield desk
-
-
-@pytest.fixture
-def play(desktop, tmp_path):
-    """``play(level, window, theme) -> (mines, game)``: GNOME Mines as a native Wayland client
-    and a LiveGame on the backend detected from the desktop's environment; both stopped after."""
-    from minebot.desktop import GnomeMines
-    from minebot.desktop.backend import open_backend
-    from minebot.game.live import LiveGame
-    made = []
-
-    def make(level: str, window: tuple[int, int], theme: str = "bgcolors", **kw):
-        mines = GnomeMines(desktop, level=level, window=window, theme=theme).start()
-        made.append(mines)
-        game = LiveGame(backend=open_backend(env=desktop.env()), level=level,
-                        frames_dir=str(tmp_path), **kw)
-        made.append(game)
-        return mines, game
-    try:
-        yield make
-    finally:
-        for thing in reversed(made):
-            thing.close() if hasattr(thing, "close") else thing.stop()
 
 
 def test_the_mutter_backend_is_picked_and_sees_no_x(desktop, play):

@@ -149,8 +149,9 @@ def _one_frame(args):
 
 
 def _native_wayland(display) -> bool:
+    """GNOME on Wayland with a native game (an X display named with --display means X11)."""
     from ..desktop.backend import native_wayland
-    return native_wayland(display)
+    return display is None and native_wayland()
 
 
 def _window_pixels(game, display):

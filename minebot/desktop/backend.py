@@ -161,7 +161,7 @@ class X11Backend:
 def open_backend(display: str | None = None, force: str | None = None,
                  env: dict | None = None) -> Backend:
     """The backend for the desktop ``env`` describes (default: this process's environment;
-    ``display`` overrides its $DISPLAY). ``force`` or ``$MINEBOT_BACKEND`` picks one of
+    ``display``, an X display named by the caller, overrides its $DISPLAY and means X11). ``force`` or ``$MINEBOT_BACKEND`` picks one of
     ``BACKENDS`` by name; else it is detected: mutter on Wayland (its ScreenCast API on the
     session bus) unless a GNOME Mines X11 window is there (then XWayland), else X11/XWayland.
     """
@@ -171,8 +171,9 @@ def open_backend(display: str | None = None, force: str | None = None,
     if force is not None and force not in BACKENDS:
         listing = "; ".join(f"{name}: {what}" for name, what in BACKENDS.items())
         raise BadInputError(f"unknown backend {force!r} (MINEBOT_BACKEND); available: {listing}")
+    explicit = display is not None   # an X display asked for by name: X11 it is
     display = display or env.get("DISPLAY") or None
-    if force == "mutter" or (force is None and native_wayland(display, env)):
+    if force == "mutter" or (force is None and not explicit and native_wayland(display, env)):
         bus = Bus.from_env(env)
         if bus is None or force == "mutter" and not native_wayland(display, env, game=False):
             raise NoGameError("backend mutter: no mutter ScreenCast API on the D-Bus session bus "
