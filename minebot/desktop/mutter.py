@@ -399,6 +399,7 @@ class MonitorCapture:
     def __init__(self, session: MutterSession) -> None:
         self.session = session
         self.rect = session.rect
+        self._seen = 0   # frames the stream had sent at the last grab
 
     def grab(self, region: Rect | None = None) -> np.ndarray:
         region = self.rect if region is None else region
@@ -407,9 +408,17 @@ class MonitorCapture:
         if frames is None:
             raise DesktopError("the screen cast is closed")
         import cv2   # drops the x byte into a contiguous array many times faster than numpy
+        self._seen = frames.count
         frame = frames.latest()
         return cv2.cvtColor(frame[region.top:region.bottom, region.left:region.right],
                             cv2.COLOR_BGRA2BGR)
+
+    def wait_next(self, timeout: float) -> None:
+        """Until a frame newer than the last one grabbed comes (or ``timeout``): polling the
+        stream in between would only convert the same frame again."""
+        frames = self.session.frames
+        if frames is not None:
+            frames.wait_new(self._seen, timeout)
 
     def close(self) -> None:
         """The stream belongs to the backend's session: nothing of its own to close."""

@@ -489,6 +489,15 @@ class LiveGame(Game):
     def grab(self) -> np.ndarray:
         return self.capture.grab(self.region)
 
+    def _next_frame(self, timeout: float = 0.05) -> None:
+        """Until the screen may have changed: a capture fed by a stream (mutter's screen cast)
+        says when its next frame comes, at no cost; a grabbing one is polled every 1 ms."""
+        wait = getattr(self.capture, "wait_next", None)
+        if wait is None:
+            time.sleep(0.001)
+        else:
+            wait(timeout)
+
     def observe(self) -> Board:
         return self._observe(expect=None)
 
@@ -571,7 +580,7 @@ class LiveGame(Game):
                         print(f"minebot: {len(rects)} cell(s) changed after "
                               f"{1000 * (time.monotonic() - clicked_at):.1f} ms", file=sys.stderr)
                     break
-                time.sleep(0.001)
+                self._next_frame()
                 frame = self.grab()
             # GTK may paint a change in several pieces: one more grab a few ms later must
             # agree on the whole board before the frame is read.
@@ -719,7 +728,7 @@ class LiveGame(Game):
         while time.monotonic() < deadline:
             if self._move_shows(move, before, self.grab()):
                 return True
-            time.sleep(0.001)
+            self._next_frame()
         return False
 
     def _move_shows(self, move: Move, before: np.ndarray, frame: np.ndarray) -> bool:
