@@ -31,6 +31,7 @@ from ..board import Board, Cell, GameState
 from ..errors import MinebotError, NoGameError, UnreadableGameError
 from ..levels import LEVELS
 from ..move import Action, Move
+from ..desktop.watch import ring_box, ring_unchanged
 from ..desktop.window import Rect
 from .base import Game
 from .plan import clicks_for, expectation
@@ -89,42 +90,6 @@ def _won_beyond_doubt(reading, mines: int | None) -> bool:
     flags = int((cells == Cell.FLAG).sum())
     shown = reading.counter[0] if reading.counter else flags
     return total is not None and flags == total == shown
-
-
-RING_GAP = 5
-"""Pixels between the board's cells and the ring watched around them: a hovered or opened
-edge cell paints up to 2 px beyond the cell rectangle the reader gives (its border)."""
-
-
-def ring_box(px: tuple[int, int, int, int], shape: tuple[int, ...],
-             width: int = 3) -> tuple[int, int, int, int]:
-    """The board ``px`` and the ring ``ring_unchanged`` watches, clipped to a frame of
-    ``shape``: (left, top, right, bottom)."""
-    left, top, right, bottom = px
-    reach = RING_GAP + width
-    return (max(left - reach, 0), max(top - reach, 0), min(right + reach, shape[1]),
-            min(bottom + reach, shape[0]))
-
-
-def ring_unchanged(before: np.ndarray, now: np.ndarray, px: tuple[int, int, int, int],
-                   width: int = 3, inside: bool = False) -> bool:
-    """Whether a ``width``-pixel ring around the board ``px`` (left, top, right, bottom in
-    frame pixels; ``RING_GAP`` away from its cells) looks the same in both frames; with
-    ``inside``, the whole board within the ring too. It is how a board without a window to
-    watch is known to be where it was: a moved window, or another window over the board's
-    edge, changes that ring."""
-    if before.shape != now.shape:
-        return False
-    left, top, right, bottom = px
-    x0, y0, x1, y1 = ring_box(px, before.shape, width)
-    if inside:
-        return bool(np.array_equal(before[y0:y1, x0:x1], now[y0:y1, x0:x1]))
-    # four strips: above, below, left of and right of the board (with its gap)
-    gl, gt = max(left - RING_GAP, x0), max(top - RING_GAP, y0)
-    gr, gb = min(right + RING_GAP, x1), min(bottom + RING_GAP, y1)
-    strips = ((slice(y0, gt), slice(x0, x1)), (slice(gb, y1), slice(x0, x1)),
-              (slice(gt, gb), slice(x0, gl)), (slice(gt, gb), slice(gr, x1)))
-    return all(np.array_equal(before[rows, cols], now[rows, cols]) for rows, cols in strips)
 
 
 def _fresh(board: Board) -> bool:
