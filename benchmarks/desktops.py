@@ -6,7 +6,9 @@ For each desktop (``minebot.desktop.session``: a private display, window manager
 compositor, all ended by PID) it starts GNOME Mines at expert (1290x760 window) and measures,
 through the same backend ``minebot play`` uses:
 
-- grab: wall time of one capture of the game's visible window area (median, p90 of 200);
+- grab: wall time of one capture of the game's visible window area (median, p90 of 200; on
+  native Wayland (``gnome-wayland``) the whole monitor, cut from the newest frame of mutter's
+  screen cast, whose freshness the next figure shows);
 - click->frame: from sending a right-click on a covered cell (a flag shows on button down) to
   the first grab in which that cell has changed (median, p90 of 20, each flag then removed);
 - games: ``--games`` expert games with the default solver: won/played and the median wall
@@ -43,8 +45,13 @@ def measure(kind: str, games: int) -> dict:
     from minebot.solver import Solver
     with open_desktop(kind) as desk, \
             GnomeMines(desk, level="expert", window=(1290, 760)) as mines:
-        game = LiveGame(desk.display, window_id=mines.window.id, level="expert",
-                        frames_dir="/tmp/minebot-bench-frames")
+        if desk.display is None:   # native Wayland: the bot's own mutter session, no window
+            from minebot.desktop.mutter import MutterBackend
+            where = {"backend": MutterBackend(desk.bus)}
+        else:
+            where = {"window_id": mines.window.id}
+        game = LiveGame(desk.display, level="expert", frames_dir="/tmp/minebot-bench-frames",
+                        **where)
         try:
             board = game.start()
             grabs = []

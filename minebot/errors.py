@@ -12,6 +12,7 @@ EXIT_FAILURE = 1          # generic failure (e.g. a game could not be finished)
 EXIT_BAD_INPUT = 2        # malformed file, bad option value (argparse also uses 2)
 EXIT_INCONSISTENT = 3     # the board contradicts the rules of Minesweeper
 EXIT_NO_GAME = 4          # no game window / board found, or the game on screen could not be read
+EXIT_UNSUPPORTED = 5      # the desktop does not allow it (an overlay on GNOME on Wayland)
 EXIT_INTERRUPTED = 130    # Ctrl-C or the pyautogui fail-safe
 EXIT_TERMINATED = 143     # SIGTERM (128 + 15), e.g. from `timeout` or a CI runner
 
@@ -67,6 +68,13 @@ class UnreadableGameError(NoGameError):
     """A game is on screen but could not be read safely (unmatched cells, a board of the wrong
     size, a screen that never showed what the moves should produce). Same exit code as no game
     at all: either way minebot could not read the game."""
+
+
+class UnsupportedDesktopError(MinebotError):
+    """The desktop does not let a program do this (e.g. draw over another application's
+    window on GNOME on Wayland); the message says what works there instead."""
+
+    exit_code = EXIT_UNSUPPORTED
 
 
 class Terminated(KeyboardInterrupt):

@@ -85,6 +85,7 @@ def test_play_lists_and_checks_backends():
     out = subprocess.run([sys.executable, "-m", "minebot", "play", "--backend", "list"],
                          capture_output=True, text=True, env={**os.environ, "DISPLAY": ""})
     assert out.returncode == 0 and "x11" in out.stdout and "xwayland" in out.stdout
+    assert "mutter" in out.stdout
     bad = subprocess.run([sys.executable, "-m", "minebot", "play", "--backend", "nope"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "--backend nope" in bad.stderr and "Traceback" not in bad.stderr

@@ -19,9 +19,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_every_desktop_module_imports_with_no_display():
-    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
-    code = ("import minebot.desktop.session, minebot.desktop.backend, minebot.desktop.xshm, "
-            "minebot.game.live, minebot.input.pointer; print('ok')")
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS")}
+    code = ("import sys, minebot.desktop.session, minebot.desktop.backend, minebot.desktop.xshm, "
+            "minebot.desktop.mutter, minebot.game.live, minebot.input.pointer; "
+            "assert not {'gi', 'jeepney', 'pyautogui'} & set(sys.modules); print('ok')")
     out = subprocess.run([sys.executable, "-c", code], env=dict(env, PYTHONPATH=str(ROOT)),
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
@@ -44,8 +46,33 @@ def test_wayland_without_xwayland_is_a_clear_no_game(monkeypatch):
     monkeypatch.delenv("MINEBOT_BACKEND", raising=False)
     monkeypatch.delenv("DISPLAY", raising=False)
     monkeypatch.setenv("WAYLAND_DISPLAY", "wayland-0")
+    monkeypatch.delenv("DBUS_SESSION_BUS_ADDRESS", raising=False)
+    monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
     with pytest.raises(NoGameError, match="GDK_BACKEND=x11"):
         open_backend()
+
+
+def test_forcing_mutter_without_its_bus_is_a_clear_no_game(monkeypatch, tmp_path):
+    from minebot.desktop.backend import open_backend
+    from minebot.desktop.mutter import Bus, has_mutter
+    env = {"WAYLAND_DISPLAY": "wayland-0", "XDG_RUNTIME_DIR": str(tmp_path)}
+    assert Bus.from_env(env) is None and not has_mutter(None)
+    with pytest.raises(NoGameError, match="no mutter ScreenCast API"):
+        open_backend(force="mutter", env=env)
+    # a bus that is not there: refused the same way, no traceback of D-Bus
+    gone = dict(env, DBUS_SESSION_BUS_ADDRESS=f"unix:path={tmp_path}/nobus")
+    assert not has_mutter(Bus.from_env(gone))
+    with pytest.raises(NoGameError, match="no mutter ScreenCast API"):
+        open_backend(force="mutter", env=gone)
+
+
+def test_keysyms_of_the_games_shortcuts():
+    from minebot.desktop.mutter import keysyms
+    assert keysyms("ctrl+r") == [0xFFE3, ord("r")]
+    assert keysyms("Escape") == [0xFF1B]
+    assert keysyms("alt+p") == [0xFFE9, ord("p")]
+    with pytest.raises(DesktopError, match="unknown key 'nokey'"):
+        keysyms("ctrl+nokey")
 
 
 def test_click_log_carries_the_window_geometry():
@@ -65,9 +92,13 @@ def test_desktop_starts_and_ends_exactly_its_processes(kind):
     with desk:
         pids = desk.pids + ([desk.xvfb.proc.pid] if hasattr(desk, "xvfb") else [])
         assert pids and all(_alive(p) for p in pids)
-        with X11(desk.display) as x:
-            assert (x.wm_name() is None) == (kind == "xvfb")
-            assert x.is_xwayland() == (kind in ("weston", "mutter"))
+        if kind == "gnome-wayland":   # no X server at all: mutter's APIs on its own bus
+            from minebot.desktop.mutter import has_mutter
+            assert desk.display is None and has_mutter(desk.bus)
+        else:
+            with X11(desk.display) as x:
+                assert (x.wm_name() is None) == (kind == "xvfb")
+                assert x.is_xwayland() == (kind in ("weston", "mutter"))
         home = desk.home
     assert not any(_alive(p) for p in pids)
     assert home is None or not home.exists()

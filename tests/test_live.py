@@ -75,6 +75,9 @@ def live_game(mines, **kw):
     import tempfile
     from minebot.game.live import LiveGame
     kw.setdefault("frames_dir", tempfile.mkdtemp(prefix="minebot-test-frames-"))
+    if mines.display is None:   # a native Wayland game: no window; the backend its desktop offers
+        from minebot.desktop.backend import open_backend
+        return LiveGame(backend=open_backend(env=mines.xvfb.env()), **kw)
     return LiveGame(mines.display, window_id=mines.window.id, **kw)
 
 
@@ -82,6 +85,8 @@ def final_screen(game):
     """The board as a fresh capture and a fresh reader see it now (independent of the bot)."""
     from minebot.vision import Reader
     game._close_dialogs()
+    if game.backend.name == "mutter":
+        return _final_screen_wayland(game)
     if game.window is not None:   # the window's own pixels (XWayland's screen reads black)
         from minebot.desktop.backend import WindowCapture
         with WindowCapture(game.display, game.window) as capture:
@@ -91,6 +96,25 @@ def final_screen(game):
         with Screen(game.display) as screen:
             frame = screen.grab(game.region)
     return Reader().read(frame).board
+
+
+def _final_screen_wayland(game, timeout: float = 3.0):
+    """Native Wayland: a screen cast of its own (not the bot's); a "Congratulations!" window
+    that shows late over the board is closed as the bot closes it, then read again."""
+    import time
+    from minebot.desktop.mutter import MutterBackend
+    from minebot.errors import NoGameError
+    from minebot.vision import Reader
+    deadline = time.monotonic() + timeout
+    with MutterBackend(game.backend.bus) as own:
+        while True:
+            try:
+                return Reader().read(own.screen().grab(game.region)).board
+            except NoGameError:
+                if time.monotonic() > deadline:
+                    raise
+                game._close_dialogs()
+                time.sleep(0.1)
 
 
 def assert_clicks_inside(game, since: int = 0):

@@ -26,7 +26,9 @@ Start a private GNOME Mines and let the bot play it: --beginner games at 8x8/10,
 started too, so this runs on a headless machine. Results go to --out: summary.json (the
 summary plus per-level figures), games.jsonl (one line per finished game, written at once)
 and game-NNN-won.png / -lost.png (each finished board). Needs the Debian packages xvfb and
-gnome-mines (installed by .ci/setup).""")
+gnome-mines (installed by .ci/setup). With --wayland the same demo runs on a private headless
+mutter (GNOME's compositor, no XWayland) with PipeWire and WirePlumber on a private session bus,
+the game a native Wayland client.""")
     p.add_argument("--game", default="gnome-mines", choices=("gnome-mines", "xdemineur", "kmines"),
                    help="the game to start (default %(default)s); xdemineur plays 16x16/40 as "
                         "'beginner' and 30x16/99 as 'expert', KMines (Classic theme) Easy 9x9/10 "
@@ -40,6 +42,10 @@ gnome-mines (installed by .ci/setup).""")
     p.add_argument("--out", default="minebot-output", help="output folder (default %(default)s)")
     p.add_argument("--virtual", action="store_true",
                    help="use a private virtual display even when $DISPLAY is set")
+    p.add_argument("--wayland", action="store_true",
+                   help="play on a private headless GNOME on Wayland instead (mutter, the game a "
+                        "native Wayland client, seen and played through mutter's ScreenCast and "
+                        "RemoteDesktop)")
     p.add_argument("--record", metavar="DIR", help="also record every frame and move (minebot replay)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON on the last line")
     p.add_argument("--font", metavar="FAMILY",
@@ -99,6 +105,9 @@ def run(args: argparse.Namespace) -> int:
 
     if args.beginner < 0 or args.expert < 0 or args.beginner + args.expert == 0:
         raise BadInputError("--beginner and --expert must be >= 0 and not both 0")
+    if args.wayland and args.game != "gnome-mines":
+        raise BadInputError(f"--wayland plays GNOME Mines only ({args.game} is an X11 program: "
+                            "drop --wayland)")
     window = _window(args.window)
     # Every output is checked before anything starts (SIGTERM is handled by the CLI: the
     # context managers below stop the display and the game, and the summary is printed).
@@ -117,8 +126,15 @@ def run(args: argparse.Namespace) -> int:
     try:
         with ExitStack() as stack:
             virtual = args.virtual or not os.environ.get("DISPLAY")
-            if virtual:
-                xvfb = stack.enter_context(Xvfb(max(1280, window[0] + 40), max(1024, window[1] + 40)))
+            size = (max(1280, window[0] + 40), max(1024, window[1] + 40))
+            if args.wayland:
+                from ..desktop.session import open_desktop
+                desk = stack.enter_context(open_desktop("gnome-wayland", *size))
+                display = desk
+                print(f"demo: private GNOME on Wayland (headless mutter, {size[0]}x{size[1]})",
+                      flush=True)
+            elif virtual:
+                xvfb = stack.enter_context(Xvfb(*size))
                 display = xvfb
                 print(f"demo: private virtual display {xvfb.display}", flush=True)
             else:
@@ -140,8 +156,10 @@ def run(args: argparse.Namespace) -> int:
                         mines = stack.enter_context(clone_for(args.game, level, display, window))
                         print(f"demo: private {args.game} ({level}: {describe_board(mines)})", flush=True)
                         options = {"ui": ui_for(args.game), "mines": mines.board[2]}
+                    options.update({"backend": _mutter(display)} if args.wayland else
+                                   {"window_id": mines.window.id})
                     game = LiveGame(mines.display, reader=Reader(crops_dir=crops, game=args.game),
-                                    recorder=recorder, frames_dir=out, window_id=mines.window.id,
+                                    recorder=recorder, frames_dir=out,
                                     learner=None if args.no_learn else Learner(), **options)
                     stack.callback(game.close)
                     before = len(session.results)
@@ -165,6 +183,12 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _mutter(desk):
+    """The bot's own session with the private mutter (``desk``)."""
+    from ..desktop.mutter import MutterBackend
+    return MutterBackend(desk.bus)
+
+
 def _write_summary(out: Path, session, per_level: dict, args: argparse.Namespace,
                    window: tuple[int, int], seconds: float) -> None:
     """``summary.json``: the run's summary plus per-level figures, the theme and window."""
@@ -173,6 +197,8 @@ def _write_summary(out: Path, session, per_level: dict, args: argparse.Namespace
     summary["levels"] = per_level
     summary["stopped"] = len(session.stopped)
     summary["theme"], summary["window"] = args.theme, list(window)
+    summary["desktop"] = "gnome-wayland" if args.wayland else "xvfb" if args.virtual or \
+        not os.environ.get("DISPLAY") else "yours"
     summary["wall_seconds"] = round(seconds, 2)
     path = out / "summary.json"
     try:

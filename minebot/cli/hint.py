@@ -75,6 +75,14 @@ def run(args: argparse.Namespace) -> int:
     if once and pointer:
         raise BadInputError("--explain pointer needs the live overlay (not --once/IMAGE/--png/--text)")
     if not once:
+        if _native_wayland(args.display):
+            from ..errors import UnsupportedDesktopError
+            raise UnsupportedDesktopError(
+                "GNOME on Wayland does not let a program draw over another application's "
+                "window, so there is no overlay here. What works: `minebot hint --once --png "
+                "hint.png` (the marks and the caption drawn on a frame of the screen), `minebot "
+                "hint --once --text` (the board with marks in the terminal), both with --explain "
+                "ROW,COL")
         from ..hint.live import LiveOptions, run_overlay
         options = LiveOptions(probabilities=args.probabilities, explain=explain,
                               explain_pointer=pointer, mines=args.mines,
@@ -123,6 +131,10 @@ def _one_frame(args):
     from ..vision import Reader, load_image
     if args.image:
         frame = load_image(args.image)
+    elif _native_wayland(args.display):
+        from ..desktop.mutter import Bus, MutterBackend
+        with MutterBackend(Bus.from_env()) as backend:   # the whole screen: no window list
+            frame = backend.screen().grab()
     else:
         from ..desktop import capture, find_window
         from ..errors import NoGameError
@@ -134,6 +146,12 @@ def _one_frame(args):
             frame = capture(game.rect, args.display)
     reading = Reader(args.templates, mines=args.mines).read(frame)
     return frame, reading, reading.board
+
+
+def _native_wayland(display) -> bool:
+    """GNOME on Wayland with a native game (an X display named with --display means X11)."""
+    from ..desktop.backend import native_wayland
+    return display is None and native_wayland()
 
 
 def _window_pixels(game, display):

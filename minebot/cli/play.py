@@ -284,6 +284,8 @@ def run(args: argparse.Namespace) -> int:
                     click_log=args.click_log, recorder=recorder,
                     frames_dir=frames, use_window=not args.no_window,
                     learner=None if args.no_learn else Learner())
+    if not args.json:
+        print(f"minebot: {game.backend.name} backend on {game.backend.display}", file=sys.stderr)
     try:
         play_session(game, Solver(), args.games, session, level, custom,
                      keep_going=args.keep_going)

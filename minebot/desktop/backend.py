@@ -5,7 +5,8 @@ Why: how a bot may see and touch a game window depends on the display server. On
 any X window manager) and on XWayland the game is an X window: its own pixels are grabbed
 (XShm on the window, never the root: XWayland's root reads black, and a compositing WM's
 root is not the game), input is XTEST, focus is asked of the WM. A native Wayland game under
-GNOME needs mutter's ScreenCast and RemoteDesktop D-Bus APIs (not built yet).
+GNOME is seen and played through mutter's ScreenCast and RemoteDesktop D-Bus APIs
+(``minebot.desktop.mutter``): no window list there, the board is found on the whole screen.
 
     backend = open_backend()              # $MINEBOT_BACKEND forces one of BACKENDS
     capture = backend.capture(window)     # frames of that window, in screen coordinates
@@ -24,6 +25,8 @@ from .window import X11, Rect, WindowInfo
 BACKENDS = {
     "x11": "an X server (Xvfb or a desktop), game window grabbed with XShm, input by XTEST",
     "xwayland": "an X11 game under XWayland (weston, mutter, KWin): window grab, XTEST input",
+    "mutter": "GNOME on Wayland, the game a native Wayland client: frames from mutter's "
+              "ScreenCast (PipeWire), input through its RemoteDesktop API",
 }
 """Every backend, with what it covers (``MINEBOT_BACKEND=list`` prints them)."""
 
@@ -41,13 +44,17 @@ class Backend(Protocol):
 
     ``name`` (one of ``BACKENDS``), ``display``, ``wm`` (the window manager's name or None),
     ``screen_rect``; ``capture(window)`` frames of the game window, ``screen()`` frames of the
-    whole screen (for a board without its window; may refuse), ``close()`` idempotent.
-    Input goes through ``minebot.input.Pointer`` (XTEST) for both X backends.
+    whole screen (for a board without its window; may refuse), ``pointer(log_path)`` guarded
+    clicks (a ``minebot.input.BasePointer``), ``key(combo)`` keys to the focused window,
+    ``close()`` idempotent. ``x11`` is the X connection for window tracking, or None where
+    clients cannot list windows (``lists_windows`` False: native Wayland).
     """
 
     name: str
     display: str
     wm: str | None
+    x11: X11 | None
+    lists_windows: bool
 
     @property
     def screen_rect(self) -> Rect: ...
@@ -55,6 +62,10 @@ class Backend(Protocol):
     def capture(self, window: WindowInfo) -> Capture: ...
 
     def screen(self) -> Capture: ...
+
+    def pointer(self, log_path: str | None = None): ...
+
+    def key(self, combo: str) -> None: ...
 
     def close(self) -> None: ...
 
@@ -104,6 +115,8 @@ class WindowCapture:
 class X11Backend:
     """X11 or XWayland (``name``): window grabs, XTEST input, focus through the WM."""
 
+    lists_windows = True
+
     def __init__(self, display: str | None = None, force: str | None = None) -> None:
         self.x11 = X11(display)
         self.display = self.x11.name
@@ -127,6 +140,14 @@ class X11Backend:
         from .capture import Screen
         return Screen(self.display)
 
+    def pointer(self, log_path: str | None = None):
+        from ..input import Pointer
+        return Pointer(self.display, log_path=log_path)
+
+    def key(self, combo: str) -> None:
+        from .mines import send_keys
+        send_keys(self.x11, combo)
+
     def close(self) -> None:
         self.x11.close()
 
@@ -137,15 +158,51 @@ class X11Backend:
         self.close()
 
 
-def open_backend(display: str | None = None, force: str | None = None) -> Backend:
-    """The backend for ``display`` ($DISPLAY): ``force`` or ``$MINEBOT_BACKEND`` picks one of
-    ``BACKENDS`` by name, else it is detected (XWayland or plain X11)."""
+def open_backend(display: str | None = None, force: str | None = None,
+                 env: dict | None = None) -> Backend:
+    """The backend for the desktop ``env`` describes (default: this process's environment;
+    ``display``, an X display named by the caller, overrides its $DISPLAY and means X11). ``force`` or ``$MINEBOT_BACKEND`` picks one of
+    ``BACKENDS`` by name; else it is detected: mutter on Wayland (its ScreenCast API on the
+    session bus) unless a GNOME Mines X11 window is there (then XWayland), else X11/XWayland.
+    """
+    from .mutter import Bus, MutterBackend
+    env = dict(os.environ if env is None else env)
     force = force or os.environ.get("MINEBOT_BACKEND") or None
     if force is not None and force not in BACKENDS:
         listing = "; ".join(f"{name}: {what}" for name, what in BACKENDS.items())
         raise BadInputError(f"unknown backend {force!r} (MINEBOT_BACKEND); available: {listing}")
-    if not (display or os.environ.get("DISPLAY")):
-        if os.environ.get("WAYLAND_DISPLAY"):
-            raise NoGameError("a Wayland session without XWayland: minebot plays X11 windows "
-                              "only so far (start GNOME Mines with GDK_BACKEND=x11)")
+    explicit = display is not None   # an X display asked for by name: X11 it is
+    display = display or env.get("DISPLAY") or None
+    if force == "mutter" or (force is None and not explicit and native_wayland(display, env)):
+        bus = Bus.from_env(env)
+        if bus is None or force == "mutter" and not native_wayland(display, env, game=False):
+            raise NoGameError("backend mutter: no mutter ScreenCast API on the D-Bus session bus "
+                              f"({bus.address if bus else 'no DBUS_SESSION_BUS_ADDRESS'})")
+        return MutterBackend(bus)
+    if display is None:
+        if env.get("WAYLAND_DISPLAY"):
+            raise NoGameError("a Wayland session without XWayland and without mutter's "
+                              "ScreenCast API: minebot plays GNOME (mutter) and X11 windows "
+                              "(start GNOME Mines with GDK_BACKEND=x11)")
     return X11Backend(display, force)
+
+
+def native_wayland(display: str | None = None, env: dict | None = None, game: bool = True) -> bool:
+    """Whether this is GNOME on Wayland (mutter's ScreenCast API on the session bus of a
+    Wayland session) and, with ``game``, the game is not an X11 window under its XWayland:
+    then only the mutter backend can see and play it. Opens nothing but a D-Bus query."""
+    from .mutter import Bus, has_mutter
+    env = os.environ if env is None else env
+    display = display or env.get("DISPLAY") or None
+    if not env.get("WAYLAND_DISPLAY") or not has_mutter(Bus.from_env(env)):
+        return False
+    return not game or display is None or not _x11_game_on(display)
+
+
+def _x11_game_on(display: str) -> bool:
+    """Whether a GNOME Mines X11 window is on ``display`` (an X11 game under XWayland)."""
+    try:
+        with X11(display) as x:
+            return x.find_window() is not None
+    except Exception:
+        return False

@@ -14,6 +14,9 @@ import shutil
 import time
 from pathlib import Path
 
+import numpy as np
+
+from ..board import GameState
 from .fonts import fontconfig_file
 from .private_game import PrivateGame, check_choice, check_custom
 from .session import NO_SERVICES_BUS
@@ -46,6 +49,11 @@ class GnomeMines(PrivateGame):
     "Monospace" (its digits) resolves to, for this game only. ``level`` is
     beginner/intermediate/expert, or ``custom=(rows, cols, mines)``, or neither (the level
     chooser shows). ``g.window`` is the game's ``WindowInfo`` once started.
+
+    On a desktop with no X display (``session.GnomeWaylandDesktop``) the game is a native
+    Wayland client: there is no window to find, so ``window`` stays None and the game counts
+    as started once a board is read on the screen cast (``remote``, a ``MutterBackend``,
+    also sends its keys).
     """
 
     profile = "gnome-mines"
@@ -67,6 +75,7 @@ class GnomeMines(PrivateGame):
         self.window_size = (max(window[0], MIN_WINDOW[0]), max(window[1], MIN_WINDOW[1]))
         self.question_marks, self.exe = question_marks, exe
         self.font, self.scale = font, scale
+        self.remote = None   # MutterBackend on a native Wayland desktop
 
     # -- files --------------------------------------------------------------------------
     @property
@@ -147,9 +156,39 @@ class GnomeMines(PrivateGame):
         self.focus()
         self.wait_settled()
 
+    def start_unlisted(self) -> None:
+        """Native Wayland: until the game's board (or its level chooser) is on the screen cast
+        and has stopped changing."""
+        from ..vision import Reader
+        from ..vision.reader import NoBoardError
+        from .mutter import MutterBackend
+        self.remote = MutterBackend(self.xvfb.bus)
+        reader, screen = Reader(), self.remote.screen()
+        deadline = time.monotonic() + self.timeout
+        last = None
+        while True:
+            if self.proc.poll() is not None:
+                raise DesktopError(f"gnome-mines exited at start (code {self.proc.returncode}); "
+                                   f"log: {self.log_tail()}")
+            frame = screen.grab()
+            try:
+                reader.read(frame)
+                found = True
+            except NoBoardError as exc:
+                found = exc.state is GameState.CHOOSER and self.level is None
+            except Exception:
+                found = False
+            if found and last is not None and np.array_equal(last, frame):
+                break
+            last = frame if found else None
+            if time.monotonic() > deadline:
+                raise DesktopError(f"no GNOME Mines board on the screen within {self.timeout:.0f} s")
+            time.sleep(0.15)
+        if self.custom is not None:
+            self._start_custom()
+
     def _start_custom(self) -> None:
         """Chooser -> "4" (Custom) -> the size dialog (prefilled from the keyfile) -> Alt+P."""
-        assert self._x is not None and self.window is not None
         self.focus()
         time.sleep(0.3)
         self.key("4")
@@ -157,14 +196,26 @@ class GnomeMines(PrivateGame):
         self.key("alt+p")
         time.sleep(0.3)
 
+    def stop(self) -> None:
+        remote, self.remote = self.remote, None
+        if remote is not None:
+            remote.close()
+        super().stop()
+
     # -- conveniences over the window ---------------------------------------------------
     def focus(self) -> None:
+        if self.remote is not None:
+            return   # mutter gave the new window the focus; nothing else runs here
         assert self.window is not None
         self.x11.focus(self.window.id)
 
     def key(self, combo: str) -> None:
-        """Press and release a key combination like ``ctrl+n`` or ``Escape`` (XTest)."""
-        send_keys(self.x11, combo)
+        """Press and release a key combination like ``ctrl+n`` or ``Escape`` (XTest, or
+        mutter's RemoteDesktop on native Wayland)."""
+        if self.remote is not None:
+            self.remote.key(combo)
+        else:
+            send_keys(self.x11, combo)
 
     def move_resize(self, x: int | None = None, y: int | None = None,
                     window: tuple[int, int] | None = None) -> WindowInfo:
@@ -194,7 +245,7 @@ class GnomeMines(PrivateGame):
                 time.sleep(0.02)
 
 
-_KEY_ALIASES = {"ctrl": "Control_L", "alt": "Alt_L", "shift": "Shift_L", "esc": "Escape",
+KEY_ALIASES = {"ctrl": "Control_L", "alt": "Alt_L", "shift": "Shift_L", "esc": "Escape",
                 "enter": "Return", "space": "space"}
 
 
@@ -204,7 +255,7 @@ def send_keys(x: X11, combo: str) -> None:
     from Xlib.ext import xtest
     codes = []
     for name in combo.split("+"):
-        sym = XK.string_to_keysym(_KEY_ALIASES.get(name.lower(), name))
+        sym = XK.string_to_keysym(KEY_ALIASES.get(name.lower(), name))
         code = x.d.keysym_to_keycode(sym) if sym else 0
         if not code:
             raise DesktopError(f"unknown key {name!r} in {combo!r}")

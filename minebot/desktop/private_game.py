@@ -67,6 +67,10 @@ class PrivateGame:
     def after_start(self) -> None:
         """Anything to do once the window shows (e.g. a window size)."""
 
+    def start_unlisted(self) -> None:
+        """On a desktop with no X display (native Wayland): wait until the game shows."""
+        raise DesktopError(f"{self.package} needs an X display (X11 or XWayland)")
+
     # -- life cycle ---------------------------------------------------------------------
     def env(self) -> dict[str, str]:
         env = self.xvfb.env() if self.xvfb else dict(os.environ, DISPLAY=self.display)
@@ -93,9 +97,12 @@ class PrivateGame:
                                              start_new_session=True, cwd=self.home)
             finally:
                 log.close()
-            self._x = X11(self.display)
-            self.window = self._wait_for_window()
-            self.after_start()
+            if self.display is None:
+                self.start_unlisted()   # a native Wayland client: no window list to search
+            else:
+                self._x = X11(self.display)
+                self.window = self._wait_for_window()
+                self.after_start()
         except BaseException:
             self.stop()
             raise

@@ -11,7 +11,9 @@ exactly the process groups it started (never a process found by name).
 Kinds (``DESKTOPS``): ``xvfb`` (no window manager), ``openbox`` and ``metacity`` (Xvfb plus that
 window manager), ``weston`` (headless weston with XWayland: the game is an X11 client of
 XWayland, whose root window reads black, so only window grabs work there), ``mutter``
-(headless GNOME compositor with XWayland, PipeWire and WirePlumber on a private session bus).
+(headless GNOME compositor with XWayland, PipeWire and WirePlumber on a private session bus),
+``gnome-wayland`` (the same mutter without XWayland: the game is a native Wayland client, seen
+and played only through mutter's ScreenCast and RemoteDesktop D-Bus APIs).
 """
 
 from __future__ import annotations
@@ -26,10 +28,11 @@ from pathlib import Path
 
 from .xvfb import DesktopError, Xvfb, die_with_parent, stop_process_group
 
-DESKTOPS = ("xvfb", "openbox", "metacity", "weston", "mutter")
+DESKTOPS = ("xvfb", "openbox", "metacity", "weston", "mutter", "gnome-wayland")
 APT_PACKAGES = {"xvfb": ["xvfb"], "openbox": ["xvfb", "openbox"], "metacity": ["xvfb", "metacity"],
                 "weston": ["weston", "xwayland"],
-                "mutter": ["mutter", "xwayland", "pipewire", "wireplumber", "dbus"]}
+                "mutter": ["mutter", "xwayland", "pipewire", "wireplumber", "dbus"],
+                "gnome-wayland": ["mutter", "pipewire", "wireplumber", "dbus", "gstreamer1.0-pipewire"]}
 """The Debian 12 packages each kind needs (``.ci/setup`` installs them all)."""
 
 NO_SERVICES_BUS = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
@@ -299,13 +302,21 @@ class MutterDesktop(Desktop):
         log = home / "mutter.log"
         self._procs.append(_spawn(
             ["mutter", "--wayland", "--headless", f"--virtual-monitor={self.width}x{self.height}",
-             f"--wayland-display={self.socket}"], env, log, home))
+             f"--wayland-display={self.socket}", *self.extra_args], env, log, home))
+        self._await_ready(log)
+        return self
+
+    extra_args: tuple[str, ...] = ()
+
+    def _await_ready(self, log: Path) -> None:
+        """Until mutter's XWayland accepts us (its display number, cookie, open access)."""
+        home = self.home
+        assert home is not None
         auth = lambda: sorted((home / "runtime").glob(".mutter-Xwaylandauth.*"))  # noqa: E731
         self.display = self._await_x_display(log, r"Using public X11 display (:\d+)",
                                              ready=lambda: bool(auth()))
         self.xauthority = str(auth()[0])
         self._open_access()
-        return self
 
     def _open_access(self) -> None:
         """Let every local client in, as on Xvfb: mutter's Xwayland wants its cookie, and the
@@ -331,6 +342,50 @@ class MutterDesktop(Desktop):
                 os.environ["XAUTHORITY"] = old
 
 
+class GnomeWaylandDesktop(MutterDesktop):
+    """Headless mutter with no XWayland: GNOME on Wayland as a user has it, the game a native
+    Wayland client. There is no X display (``display`` is None); ``bus`` says where mutter's
+    ScreenCast/RemoteDesktop APIs and PipeWire are, for ``minebot.desktop.mutter``."""
+
+    kind = "gnome-wayland"
+    extra_args = ("--no-x11",)
+
+    def env(self, base: dict | None = None) -> dict:
+        env = self._base_env() if base is None else dict(base)
+        for var in ("DISPLAY", "XAUTHORITY"):
+            env.pop(var, None)
+        env.update({"WAYLAND_DISPLAY": self.socket, "GDK_BACKEND": "wayland"})
+        return env
+
+    @property
+    def bus(self):
+        from .mutter import Bus
+        assert self.home is not None and self.bus_address is not None
+        return Bus(self.bus_address, str(self.home / "runtime"))
+
+    def _await_ready(self, log: Path) -> None:
+        """Until mutter's Wayland socket exists and its ScreenCast API is on the bus; then
+        give the seat a keyboard and a pointer (see ``seat``)."""
+        from .mutter import MutterSession, has_mutter
+        assert self.home is not None
+        sock = self.home / "runtime" / self.socket
+        self._await(log, lambda: sock.exists() and has_mutter(self.bus),
+                    "offered no Wayland socket and ScreenCast API")
+        self.seat = MutterSession(self.bus, cast=False)
+
+    seat = None
+    """A RemoteDesktop session held for the desktop's life. Headless mutter has no input
+    devices; a window that maps while the seat has no keyboard never gets keyboard focus
+    (its keys would go nowhere), and one that lost its keyboard when a bot's session ended
+    does not get it back. A user's desktop has a keyboard: so has this one."""
+
+    def stop(self) -> None:
+        seat, self.seat = self.seat, None
+        if seat is not None:
+            seat.close()
+        super().stop()
+
+
 def open_desktop(kind: str, width: int = 1600, height: int = 1024) -> Desktop:
     """A not yet started desktop of ``kind`` (one of ``DESKTOPS``); use it as a context manager."""
     if kind in ("xvfb", "openbox", "metacity"):
@@ -339,6 +394,8 @@ def open_desktop(kind: str, width: int = 1600, height: int = 1024) -> Desktop:
         return WestonDesktop(width, height)
     if kind == "mutter":
         return MutterDesktop(width, height)
+    if kind == "gnome-wayland":
+        return GnomeWaylandDesktop(width, height)
     raise DesktopError(f"unknown desktop {kind!r}: expected one of {', '.join(DESKTOPS)}")
 
 
@@ -346,5 +403,20 @@ def available(kind: str) -> bool:
     """Whether the programs ``kind`` needs are installed (tests skip the others)."""
     exes = {"xvfb": ["Xvfb"], "openbox": ["Xvfb", "openbox", "dbus-run-session"],
             "metacity": ["Xvfb", "metacity", "dbus-run-session"], "weston": ["weston", "Xwayland"],
-            "mutter": ["mutter", "Xwayland", "pipewire", "wireplumber", "dbus-daemon"]}
+            "mutter": ["mutter", "Xwayland", "pipewire", "wireplumber", "dbus-daemon"],
+            "gnome-wayland": ["mutter", "pipewire", "wireplumber", "dbus-daemon"]}
+    if kind == "gnome-wayland" and not _gst_pipewire():
+        return False
     return all(shutil.which(e) for e in exes[kind])
+
+
+def _gst_pipewire() -> bool:
+    """GStreamer's PipeWire source and PyGObject are importable (the frames' route)."""
+    try:
+        import gi
+        gi.require_version("Gst", "1.0")
+        from gi.repository import Gst
+        Gst.init(None)
+        return Gst.ElementFactory.find("pipewiresrc") is not None
+    except (ImportError, ValueError):
+        return False

@@ -35,6 +35,7 @@ import numpy as np
 from ..board import Board, Cell, GameState
 from ..errors import BadInputError, MinebotError, NoGameError, UnreadableGameError
 from ..move import Action, Move
+from ..desktop.watch import ring_box, ring_unchanged
 from ..desktop.window import Rect
 from .base import Game
 from .plan import clicks_for, expectation
@@ -100,16 +101,17 @@ class LiveGame(Game):
                  rereads: int = 4, settle_timeout: float = 2.0,
                  question_marks: bool = True, frames_dir: str | Path | None = None,
                  window_id: int | None = None, use_window: bool = True,
-                 cover_wait: float = 3.0, learner=None, ui: GameUI | None = None) -> None:
+                 cover_wait: float = 3.0, learner=None, ui: GameUI | None = None,
+                 backend=None) -> None:
         from ..desktop.backend import open_backend
-        from ..input import Pointer
-        self.backend = open_backend(display)
-        self.x11 = self.backend.x11
+        # ``backend``: an open desktop backend handed over (closed with the game), else detected.
+        self.backend = backend if backend is not None else open_backend(display)
+        self.x11 = self.backend.x11   # None where clients cannot list windows (native Wayland)
         if ui is None:
             # the supported game whose window is open (GNOME Mines when none is)
             from .ui import detect
             from .ui_gnome_mines import GnomeMinesUI
-            ui = detect(self.x11, window_id) if use_window else None
+            ui = detect(self.x11, window_id) if use_window and self.x11 is not None else None
             if ui is None:
                 ui, known = GnomeMinesUI(), False   # nothing recognised: the reader tries every game
             else:
@@ -125,7 +127,7 @@ class LiveGame(Game):
         self.screen_rect = self.backend.screen_rect
         self.capture = None         # WindowCapture of the game window, or the whole Screen
         self.screen = None          # the whole Screen when playing without the window
-        self.pointer = Pointer(self.display, log_path=click_log)
+        self.pointer = self.backend.pointer(click_log)
         if reader is None:
             from ..vision import Reader
             reader = Reader(templates, game=ui.profile if known else None)
@@ -146,6 +148,7 @@ class LiveGame(Game):
         self.clicks = 0             # clicks in the current game
         self.dialogs_closed = 0
         self._frame_index: int | None = None
+        self.won_board = self.won_frame = self.won_px = None   # the last won board, its frame
         self._verified = False
         self._window_id = window_id
         self.use_window = use_window
@@ -154,6 +157,12 @@ class LiveGame(Game):
         # Some window managers drop a click that comes too soon after the previous one (see
         # PACED_WMS): there, each move waits until the previous one shows on screen.
         self.paced = self.backend.wm in PACED_WMS or self.ui.paced
+        # How long a hovered/pressed look may be the click's result still to come: longer
+        # where input and frames pass through a compositor's queues (mutter's D-Bus APIs).
+        self.hover_grace = getattr(self.backend, "hover_grace", HOVER_GRACE)
+        # Where a click can be dropped on its way (mutter's virtual pointer, KMines' event
+        # queue), a clicked cell that shows no change is planned again instead of stopping.
+        self.drops_clicks = self.ui.paced or getattr(self.backend, "drops_clicks", False)
 
     @property
     def rules(self) -> str:   # type: ignore[override]
@@ -163,7 +172,7 @@ class LiveGame(Game):
     # -- the window -----------------------------------------------------------------------
     def locate(self) -> None:
         """Find the game window (X11), or fall back to the whole screen."""
-        if not self.use_window:
+        if not self.use_window or self.x11 is None:
             info = None
         elif self._window_id is not None:
             info = self.x11.info(self._window_id)
@@ -186,7 +195,8 @@ class LiveGame(Game):
         except UnmatchedCellsError:
             pass   # a board is there (read again, with retries, by observe)
         except NoGameError as exc:
-            where = f"no {self.ui.name} window" if self.use_window else "window search off"
+            where = ("window search off" if not self.use_window else f"no {self.ui.name} window"
+                     if self.x11 is not None else f"no window list ({self.backend.name})")
             raise NoGameError(f"{where} on display {self.display}, and no board on the whole "
                               f"screen either ({exc}). Start the game first, or run "
                               "`minebot demo` for a private one.") from None
@@ -218,7 +228,7 @@ class LiveGame(Game):
         reported a change to the window or to the top-level windows since the last check.
         """
         if self.window is None:
-            return False
+            return self._board_moved()
         if not self.x11.changed() and self._verified:
             return False
         rect = self.x11.rect(self.window.id)
@@ -244,6 +254,36 @@ class LiveGame(Game):
             self.reading = None
             self._forget_grid()
         return changed
+
+    def _board_moved(self) -> bool:
+        """Without a window to watch (the whole screen, native Wayland): the board is no longer
+        where or what it was, by the ring of pixels just around it in a fresh grab. Then the
+        last reading is forgotten (True): read again, never click on it."""
+        if self.reading is None or self.frame is None:
+            return False
+        if self.ring_same(self.frame, self.reading.board_px):
+            return False
+        self.reading = None
+        self._forget_grid()
+        return True
+
+    def ring_same(self, before: np.ndarray, px, inside: bool = False) -> bool:
+        """``ring_unchanged`` against a fresh grab of just the board and its ring."""
+        x0, y0, x1, y1 = ring_box(px, before.shape)
+        r = self.region
+        now = self.capture.grab(Rect(r.left + x0, r.top + y0, x1 - x0, y1 - y0))
+        inner = (px[0] - x0, px[1] - y0, px[2] - x0, px[3] - y0)
+        return ring_unchanged(before[y0:y1, x0:x1], now, inner, inside=inside)
+
+    def await_board_change(self, frame: np.ndarray, px, timeout: float) -> bool:
+        """Whether the board ``px`` (and the ring around it) stops looking as in ``frame``
+        within ``timeout`` seconds (for a ``GameUI`` where windows cannot be listed)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if not self.ring_same(frame, px, inside=True):
+                return True
+            time.sleep(0.01)
+        return False
 
     def _covering(self) -> list:
         """Windows (not the game's own dialogs) stacked above the game and lying on the board."""
@@ -287,7 +327,7 @@ class LiveGame(Game):
         """Give the game its keyboard focus back (after a dialog had it)."""
         if self.window is not None:
             self.x11.focus(self.window.id)
-        else:
+        elif self.x11 is not None:
             self.x11.focus_pointer_root()   # the game under the parked pointer has focus again
 
     def _close_dialogs(self) -> bool:
@@ -295,9 +335,8 @@ class LiveGame(Game):
         return self.ui.close_dialogs(self)
 
     def key(self, combo: str) -> None:
-        from ..desktop.mines import send_keys
         self.focus()
-        send_keys(self.x11, combo)
+        self.backend.key(combo)
 
     # -- geometry of the last reading ------------------------------------------------------
     def _board_rect(self):
@@ -345,6 +384,15 @@ class LiveGame(Game):
     # -- observe -----------------------------------------------------------------------------
     def grab(self) -> np.ndarray:
         return self.capture.grab(self.region)
+
+    def _next_frame(self, timeout: float = 0.05) -> None:
+        """Until the screen may have changed: a capture fed by a stream (mutter's screen cast)
+        says when its next frame comes, at no cost; a grabbing one is polled every 1 ms."""
+        wait = getattr(self.capture, "wait_next", None)
+        if wait is None:
+            time.sleep(0.001)
+        else:
+            wait(timeout)
 
     def observe(self) -> Board:
         return self._observe(expect=None)
@@ -431,13 +479,13 @@ class LiveGame(Game):
                               for x0, y0, x1, y1 in rects)
                 # Right after the button comes up the cell may still show the hover or pressed
                 # colour (the reveal follows ~10 ms later): not the result yet.
-                if changed and (time.monotonic() - clicked_at > HOVER_GRACE or
+                if changed and (time.monotonic() - clicked_at > self.hover_grace or
                                 not any(self.ui.looks_transient(frame[y0:y1, x0:x1]) for x0, y0, x1, y1 in rects)):
                     if os.environ.get("MINEBOT_DEBUG"):
                         print(f"minebot: {len(rects)} cell(s) changed after "
                               f"{1000 * (time.monotonic() - clicked_at):.1f} ms", file=sys.stderr)
                     break
-                time.sleep(0.001)
+                self._next_frame()
                 frame = self.grab()
             # GTK may paint a change in several pieces: one more grab a few ms later must
             # agree on the whole board before the frame is read.
@@ -513,7 +561,7 @@ class LiveGame(Game):
                 print(f"minebot: window moved; batch stopped after {done} of {len(played)} "
                       "moves", file=sys.stderr)
             self._check_window()
-            return self._observe(expect=expectation(board, played[:done], self.ui.paced))
+            return self._observe(expect=expectation(board, played[:done], self.drops_clicks))
         if self.paced and before is not None:
             if not self._await_move(played[-1], before):
                 lost.add(len(played) - 1)
@@ -525,7 +573,7 @@ class LiveGame(Game):
                           file=sys.stderr)
                 played = [m for j, m in enumerate(played) if j not in lost]
                 clicked = [m.cell for m in played]
-        expect = expectation(board, played, self.ui.paced)
+        expect = expectation(board, played, self.drops_clicks)
         if before is None:
             return self._observe(expect=expect)
         # The settled frame is read first; re-reads (if needed) capture again.
@@ -542,6 +590,8 @@ class LiveGame(Game):
         is added to ``lost``.
         """
         planned = self.window.rect if self.window is not None else None
+        watched = self.frame if self.window is None and self.reading is not None else None
+        px = self.reading.board_px if watched is not None else None
         region = self.region
         last = (region.left, region.top, region.right, region.bottom)
 
@@ -560,6 +610,8 @@ class LiveGame(Game):
                 if now != planned:
                     return None
                 last = (now.left, now.top, now.right, now.bottom)
+            elif watched is not None and not self.ring_same(watched, px):
+                return None   # no window to ask: the board itself moved or got covered
             return last
         return check
 
@@ -567,6 +619,17 @@ class LiveGame(Game):
         """Whether ``move`` showed on screen within ``timeout``: its cell (for a chord, its 3x3
         block: a chord leaves its own number as it was) looks different from ``before`` and
         not hovered or pressed."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self._move_shows(move, before, self.grab()):
+                return True
+            self._next_frame()
+        return False
+
+    def _move_shows(self, move: Move, before: np.ndarray, frame: np.ndarray) -> bool:
+        """Whether ``frame`` shows ``move`` done: its cell (for a chord, its 3x3 block: a chord
+        leaves its own number as it was) differs from ``before`` and is not hovered or
+        pressed."""
         rects = self.reading.cell_rects
         rows, cols = rects.shape[:2]
         r, c = move.cell
@@ -575,16 +638,9 @@ class LiveGame(Game):
         last = rects[min(r + reach, rows - 1), min(c + reach, cols - 1)]
         x0, y0, x1, y1 = first[0], first[1], last[2], last[3]
         cx0, cy0, cx1, cy1 = rects[r, c]
-        old = before[y0:y1, x0:x1]
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            frame = self.grab()
-            crop = frame[y0:y1, x0:x1]
-            if crop.shape == old.shape and not np.array_equal(crop, old) and \
-                    not self.ui.looks_transient(frame[cy0:cy1, cx0:cx1]):
-                return True
-            time.sleep(0.001)
-        return False
+        old, crop = before[y0:y1, x0:x1], frame[y0:y1, x0:x1]
+        return crop.shape == old.shape and not np.array_equal(crop, old) and \
+            not self.ui.looks_transient(frame[cy0:cy1, cx0:cx1])
 
     def _observe_with_frame(self, frame: np.ndarray, expect) -> Board:
         """Read the settled frame; on a surprise look for a dialog first, then re-read."""
@@ -645,6 +701,8 @@ class LiveGame(Game):
 
     def _accept(self, frame: np.ndarray, reading) -> None:
         self.frame, self.reading = frame, reading
+        if reading.board.state is GameState.WON:   # what a dialog over it would hide
+            self.won_board, self.won_frame, self.won_px = reading.board, frame, reading.board_px
         if self.learner is not None:
             self.learner.observe(frame, reading)
             if reading.board.is_over and self.learner.finish(reading.board):

@@ -145,7 +145,10 @@ class GameUI(ABC):
     """Keys that close any dialog of the game."""
 
     def dialogs(self, live: "LiveGame") -> list:
-        """The game's dialogs on screen: windows transient for its window."""
+        """The game's dialogs on screen: windows transient for its window (none can be seen
+        where windows cannot be listed: see ``close_unlisted_dialogs``)."""
+        if live.x11 is None:
+            return []
         if live.window is not None:
             return live.x11.dialogs_of(live.window.id)
         return [w for w in live.x11.windows()
@@ -158,6 +161,8 @@ class GameUI(ABC):
         Returns once the game has repainted the area a dialog covered (with no compositor the
         stale dialog pixels stay on screen until then); False if there was none.
         """
+        if live.x11 is None:
+            return self.close_unlisted_dialogs(live)
         dialogs = self.dialogs(live)
         if not dialogs:
             return False
@@ -176,6 +181,11 @@ class GameUI(ABC):
                 break
             time.sleep(0.003)
         return True
+
+    def close_unlisted_dialogs(self, live: "LiveGame") -> bool:
+        """Where windows cannot be listed (native Wayland): close a dialog known only by what
+        it does to the screen; True if one was closed. Default: the game has none."""
+        return False
 
     def answer(self, live: "LiveGame", dialogs: list, keys: Sequence[str], timeout: float) -> None:
         """Press ``keys`` in each dialog, wait (up to ``timeout``) until none is left, and give

@@ -23,6 +23,14 @@ if TYPE_CHECKING:   # pragma: no cover
 
 CHOOSER_KEYS = {"beginner": "1", "intermediate": "2", "expert": "3"}
 
+UNLISTED_DIALOG_WAIT = 0.4
+"""Seconds a won game is watched for the "Congratulations!" window where windows cannot be
+listed (it shows within a few frames of the win, when the time makes the top 10)."""
+
+UNLISTED_TRIES = 3
+"""Ctrl+R presses for a new game where windows cannot be listed (a late "Congratulations!"
+window swallows one)."""
+
 _TRANSIENT_BGR = np.array([[0xCF, 0xD7, 0xD3], [0x85, 0x8A, 0x88]], dtype=np.uint8)
 """GNOME Mines' hover (#d3d7cf) and pressed (#888a85) tile colours, as BGR."""
 
@@ -84,7 +92,68 @@ class GnomeMinesUI(GameUI):
 
     def _confirm_new_game(self, live: "LiveGame") -> None:
         """Answer "Do you want to start a new game?" with Start New Game (keyboard only)."""
+        if live.x11 is None:
+            self._confirm_unlisted(live)
+            return
         self.answer(live, self.dialogs(live), ["Tab", "Return"], timeout=2.0)
+
+    def _confirm_unlisted(self, live: "LiveGame") -> None:
+        """No window list: the question is only asked of a game in progress, and shows as the
+        board turning to "Paused" (or hidden by the question); only then do the keys go (to
+        the question, which has the focus). Never to the level chooser: Return there would
+        pick a level."""
+        from ..vision.reader import NoBoardError
+        board = live.reading.board if live.reading is not None else None
+        if board is None or board.is_over or all_covered(board) or live.frame is None:
+            return
+        if not live.await_board_change(live.frame, live.reading.board_px, 1.0):
+            return
+        time.sleep(0.1)
+        try:
+            live.reader.read(live.grab())
+            return   # a board reads: no question over it
+        except NoBoardError as exc:
+            if exc.state is GameState.CHOOSER:
+                return
+        except MinebotError:
+            pass
+        for combo in ("Tab", "Return"):
+            live.backend.key(combo)
+
+    def close_unlisted_dialogs(self, live: "LiveGame") -> bool:
+        """After a win GNOME Mines may open its modal "Congratulations!" window over the board.
+        When the last board read had cells opened (Escape on a board before its first reveal
+        would go back to the level chooser) and the screen no longer shows it (the won board
+        changed, or no board reads at all), press Escape, which closes that window and does
+        nothing to an opened board, and wait for the board to show again."""
+        from ..vision.reader import NoBoardError, UnmatchedCellsError
+        board = live.reading.board if live.reading is not None else live.won_board
+        if board is None or all_covered(board) or board.state in (GameState.LOST, GameState.PAUSED):
+            return False
+        frame = live.grab()
+        if board.state is GameState.WON and live.won_frame is not None:
+            if live.ring_same(live.won_frame, live.won_px, inside=True):
+                return False
+        else:
+            try:
+                live.reader.read(frame)
+                return False
+            except NoBoardError as exc:
+                if exc.state is not GameState.NONE:
+                    return False
+            except UnmatchedCellsError:
+                pass
+        live.backend.key("Escape")
+        live.dialogs_closed += 1
+        deadline = time.monotonic() + 1.0
+        while time.monotonic() < deadline:
+            time.sleep(0.02)
+            try:
+                live.reader.read(live.grab())
+                break
+            except (NoBoardError, UnmatchedCellsError):
+                continue
+        return True
 
     def _custom_dialog(self, live: "LiveGame", custom: tuple[int, int, int]) -> None:
         """Chooser -> Custom: type width, height and mine percentage, then Play Game.
@@ -111,6 +180,9 @@ class GnomeMinesUI(GameUI):
     def request_new_game(self, live: "LiveGame", board: Board | None) -> None:
         """Play Again (Ctrl+R), confirming when a game is in progress."""
         in_progress = board is not None and not board.is_over
+        if live.x11 is None:
+            self._new_game_unlisted(live, board, in_progress)
+            return
         live.key("ctrl+r")
         if in_progress or board is None:
             # Mid-game (or unknown) GNOME Mines asks "start a new game?": answer it.
@@ -133,3 +205,21 @@ class GnomeMinesUI(GameUI):
                 time.sleep(0.1)
         except MinebotError:
             pass
+
+    def _new_game_unlisted(self, live: "LiveGame", board: Board | None, in_progress: bool) -> None:
+        """Ctrl+R where windows cannot be listed. A won game may still get its
+        "Congratulations!" window (it would swallow Ctrl+R): give it time to show and close it
+        first; and when the board does not change after Ctrl+R, close what covers it and press
+        again."""
+        frame = live.frame
+        px = live.reading.board_px if live.reading is not None else None
+        if board is not None and board.state is GameState.WON and live.won_frame is not None:
+            if live.await_board_change(live.won_frame, live.won_px, UNLISTED_DIALOG_WAIT):
+                self.close_dialogs(live)
+        for _ in range(UNLISTED_TRIES):
+            live.key("ctrl+r")
+            if in_progress:
+                self._confirm_new_game(live)
+            if frame is None or px is None or live.await_board_change(frame, px, 2.0):
+                return
+            self.close_dialogs(live)

@@ -4,6 +4,6 @@ Every click goes through ``Pointer``, which refuses any point outside the rectan
 given (the board just read) and logs each press, so tests can prove no click left the board.
 """
 
-from .pointer import Click, Pointer, UnsafeClickError
+from .pointer import BasePointer, Click, Pointer, UnsafeClickError
 
-__all__ = ["Click", "Pointer", "UnsafeClickError"]
+__all__ = ["BasePointer", "Click", "Pointer", "UnsafeClickError"]

@@ -86,20 +86,35 @@ def load_pyautogui(display: str | None = None, fresh: bool = False):
     return _PYAUTOGUI
 
 
-class Pointer:
-    """The mouse on one display. ``click(x, y, button, bounds)`` never leaves ``bounds``.
+class BasePointer:
+    """The guarded, logged clicking every input route shares; a subclass only says how a
+    motion and a click reach the display server (``_motion``, ``_press_release``, ``_flush``,
+    ``_fail_safe``).
 
-    ``log`` holds every click made (and ``log_path``, when given, gets one JSON line per
-    click, flushed), so a test or a user can check afterwards that all fell inside the board.
+    ``click(x, y, button, bounds)`` never leaves ``bounds``. ``log`` holds every click made
+    (and ``log_path``, when given, gets one JSON line per click, flushed), so a test or a user
+    can check afterwards that all fell inside the board.
     """
 
-    def __init__(self, display: str | None = None, log_path: str | None = None) -> None:
-        self.pg = load_pyautogui(display, fresh=True)
-        self.display = display
+    def __init__(self, log_path: str | None = None) -> None:
         self.log: list[Click] = []
         self._log_path = log_path
         self._log_file = open(log_path, "a", encoding="utf-8") if log_path else None
 
+    # -- the transport (one per display server) ---------------------------------------------
+    def _fail_safe(self) -> None:
+        """Raise ``Interrupted`` when the user asked to stop through the pointer itself."""
+
+    def _motion(self, x: int, y: int) -> None:
+        raise NotImplementedError
+
+    def _press_release(self, x: int, y: int, button: str) -> None:
+        raise NotImplementedError
+
+    def _flush(self) -> None:
+        """Until everything sent so far has reached the display server."""
+
+    # -- guarded input ----------------------------------------------------------------------
     def _guard(self, x: float, y: float, bounds: tuple[int, int, int, int]) -> tuple[int, int]:
         left, top, right, bottom = bounds
         xi, yi = int(round(x)), int(round(y))
@@ -111,12 +126,9 @@ class Pointer:
     def move(self, x: float, y: float, bounds: tuple[int, int, int, int]) -> None:
         """Move the pointer (no click); also guarded, so parking never strays."""
         xi, yi = self._guard(x, y, bounds)
-        self._call(self.pg.failSafeCheck)
-        from Xlib import X
-        from Xlib.ext.xtest import fake_input
-        display = self.pg.platformModule._display
-        fake_input(display, X.MotionNotify, x=xi, y=yi)
-        display.sync()
+        self._fail_safe()
+        self._motion(xi, yi)
+        self._flush()
 
     def click(self, x: float, y: float, button: str, bounds: tuple[int, int, int, int]) -> Click:
         """Press and release ``button`` at (x, y), which must lie inside ``bounds``."""
@@ -124,14 +136,9 @@ class Pointer:
         click = Click(xi, yi, button, time.time(), tuple(int(v) for v in bounds))
         self.log.append(click)
         self._write_log([click])
-        self._call(self.pg.failSafeCheck)
-        # pyautogui's public mouseDown/mouseUp each add a move, a fail-safe query and pause
-        # handling (~4 ms); its platform layer sends exactly move+press and move+release.
-        platform = self.pg.platformModule
-        try:
-            platform._mouseDown(xi, yi, button)
-        finally:
-            platform._mouseUp(xi, yi, button)  # never leave a button held (e.g. on Ctrl-C)
+        self._fail_safe()
+        self._press_release(xi, yi, button)
+        self._flush()
         return click
 
     def click_many(self, points: list[tuple[float, float, str]],
@@ -142,23 +149,18 @@ class Pointer:
         """Click several points in order; returns the clicks made.
 
         Every point is checked against ``bounds`` before the first is clicked, so a bad batch
-        clicks nothing. pyautogui's fail-safe is checked once; the presses go as XTest events
-        on pyautogui's own X connection (its per-call syncs cost ~1 ms each, four per click).
+        clicks nothing. The fail-safe is checked once.
 
         ``check(i)``, when given, runs before point ``i`` is clicked (after the earlier ones
         reached the server) and returns the game window's geometry at that moment (logged
         with the click), or None to stop the batch there: a batch must not outlive the window
-        geometry it was planned on. Without it the whole batch goes out in one round trip.
+        geometry it was planned on. Without it the whole batch goes out at once.
         """
         checked = [(*self._guard(x, y, bounds), button) for x, y, button in points]
         if not checked:
             return []
         rest = self._guard(park[0], park[1], park[2]) if park else None
-        self._call(self.pg.failSafeCheck)
-        from Xlib import X
-        from Xlib.ext.xtest import fake_input
-        display = self.pg.platformModule._display
-        buttons = {"left": 1, "middle": 2, "right": 3}
+        self._fail_safe()
         made: list[Click] = []
         # Ctrl-C is held back while a click goes out (well under a millisecond), so it can never
         # leave a button pressed between a press and its release; it is raised right after.
@@ -176,7 +178,7 @@ class Pointer:
             for i, (xi, yi, button) in enumerate(checked):
                 window = None
                 if check is not None:
-                    display.sync()
+                    self._flush()
                     hold(False)   # a check may wait for the screen: Ctrl-C stays prompt
                     window = check(i)
                     if window is None:
@@ -186,12 +188,10 @@ class Pointer:
                 click = Click(xi, yi, button, time.time(), tuple(int(v) for v in bounds), window)
                 self.log.append(click)
                 made.append(click)
-                fake_input(display, X.MotionNotify, x=xi, y=yi)
-                fake_input(display, X.ButtonPress, buttons[button])
-                fake_input(display, X.ButtonRelease, buttons[button])
+                self._press_release(xi, yi, button)
             if rest is not None:   # then off the board, so no cell is left hovered
-                fake_input(display, X.MotionNotify, x=rest[0], y=rest[1])
-            display.sync()
+                self._motion(*rest)
+            self._flush()
         finally:
             hold(False)
             self._write_log(made)
@@ -209,13 +209,46 @@ class Pointer:
             raise OutputError(f"{self._log_path}: cannot write the click log ({exc.strerror}); "
                               "the clicks logged before are kept") from None
 
+    def close(self) -> None:
+        """Idempotent: the click log."""
+        if self._log_file:
+            self._log_file.close()
+            self._log_file = None
+
+
+class Pointer(BasePointer):
+    """The mouse on one X display (XTEST through pyautogui's connection; its fail-safe, a
+    pointer thrown into a screen corner, stops the run)."""
+
+    def __init__(self, display: str | None = None, log_path: str | None = None) -> None:
+        self.pg = load_pyautogui(display, fresh=True)
+        self.display = display
+        super().__init__(log_path)
+
+    def _fail_safe(self) -> None:
+        self._call(self.pg.failSafeCheck)
+
+    def _motion(self, x: int, y: int) -> None:
+        from Xlib import X
+        from Xlib.ext.xtest import fake_input
+        fake_input(self.pg.platformModule._display, X.MotionNotify, x=x, y=y)
+
+    def _press_release(self, x: int, y: int, button: str) -> None:
+        # Exactly motion + press + release as XTest events on pyautogui's own X connection
+        # (pyautogui's public mouseDown/mouseUp add moves, fail-safe queries and syncs).
+        from Xlib import X
+        from Xlib.ext.xtest import fake_input
+        display = self.pg.platformModule._display
+        code = {"left": 1, "middle": 2, "right": 3}[button]
+        fake_input(display, X.MotionNotify, x=x, y=y)
+        fake_input(display, X.ButtonPress, code)
+        fake_input(display, X.ButtonRelease, code)
+
+    def _flush(self) -> None:
+        self.pg.platformModule._display.sync()
+
     def _call(self, fn, *args, **kwargs):
         try:
             return fn(*args, **kwargs)
         except self.pg.FailSafeException:
             raise Interrupted("stopped by pyautogui's fail-safe (pointer moved to a screen corner)") from None
-
-    def close(self) -> None:
-        if self._log_file:
-            self._log_file.close()
-            self._log_file = None

@@ -1,4 +1,4 @@
-"""Record real GNOME Mines screenshots for the vision tests: ``python -m minebot.desktop.record_fixtures``.
+"""Record real GNOME Mines screenshots for the vision tests: ``.venv/bin/python tools/record_fixtures.py``.
 
 Why its own little board reader: the fixtures must exist before (and independently of) the
 vision reader they test. The ``bgcolors`` theme paints every number on its own background
@@ -26,11 +26,11 @@ from pathlib import Path
 
 import numpy as np
 
-from ..board import Board, Cell, GameState
-from .capture import Screen
-from .mines import GnomeMines, custom_mines_roundtrip
-from .window import Rect
-from .xvfb import DesktopError, Xvfb
+from minebot.board import Board, Cell, GameState
+from minebot.desktop.capture import Screen
+from minebot.desktop.mines import GnomeMines, custom_mines_roundtrip
+from minebot.desktop.window import Rect
+from minebot.desktop.xvfb import DesktopError, Xvfb
 
 # bgcolors palette (RGB) from the theme's SVGs, measured on screen.
 COVERED = (0xBA, 0xBD, 0xB6)
@@ -228,7 +228,7 @@ class Recorder:
         self.out = out
         self.rng = random.Random(seed)
         self.written: list[Path] = []
-        from ..solver import Solver
+        from minebot.solver import Solver
         self.solver = Solver()
 
     # -- saving ------------------------------------------------------------------------
@@ -299,7 +299,7 @@ class Recorder:
 
     def _scenario(self, xvfb: Xvfb, name: str, rows: int, cols: int, mines: int,
                   window: tuple[int, int], level: str | None, full_screen_at, dense: bool) -> None:
-        from ..input import Pointer
+        from minebot.input import Pointer
         print(f"scenario {name}: {cols}x{rows}/{mines} window {window[0]}x{window[1]}", flush=True)
         custom = None if level else (rows, cols, mines)
         if custom and custom_mines_roundtrip(rows, cols, mines) != mines:
@@ -365,8 +365,8 @@ class Recorder:
 
     def won(self, xvfb: Xvfb, name: str, level: str, window: tuple[int, int], tries: int = 6) -> None:
         """Play whole games with the solver until one is won; capture it in all themes."""
-        from ..input import Pointer
-        from ..levels import LEVELS
+        from minebot.input import Pointer
+        from minebot.levels import LEVELS
         lv = LEVELS[level]
         for attempt in range(tries):
             print(f"won {name}: attempt {attempt + 1}", flush=True)
@@ -399,7 +399,7 @@ SCENARIOS = [
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m minebot.desktop.record_fixtures",
+        prog=".venv/bin/python tools/record_fixtures.py",
         description="Play the real GNOME Mines under a private Xvfb and save window screenshots "
                     "(all three themes) with JSON sidecars for the vision tests.")
     parser.add_argument("--out", default="fixtures/gnome-mines", help="folder for PNG + JSON")
@@ -408,7 +408,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    from .xvfb import exit_on_sigterm
+    from minebot.desktop.xvfb import exit_on_sigterm
     exit_on_sigterm()
     rec = Recorder(out, args.seed)
     wanted = set(args.only or [])

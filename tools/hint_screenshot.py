@@ -1,7 +1,7 @@
 """Make the README's overlay screenshot: a private Xvfb, a private GNOME Mines, one opening
 click, ``minebot hint`` on top, one capture of the window and its caption.
 
-    python -m minebot.hint.screenshot fixtures/hint/overlay.png [--level intermediate] [-p]
+    .venv/bin/python tools/hint_screenshot.py fixtures/hint/overlay.png [--level intermediate] [-p]
 
 Everything started here (X server, game, hint process) is stopped by PID before exiting.
 """
@@ -22,12 +22,12 @@ def make_screenshot(out: str, level: str = "intermediate", window=(810, 656),
                     probabilities: bool = True, clicks: int = 1) -> str:
     import cv2
 
-    from ..desktop import GnomeMines, Screen, Xvfb
-    from ..levels import LEVELS
-    from ..vision import Reader
-    from ..solver.doubts import sure_board
-    from .advise import advise
-    from .overlay import WindowPixels
+    from minebot.desktop import GnomeMines, Screen, Xvfb
+    from minebot.levels import LEVELS
+    from minebot.vision import Reader
+    from minebot.solver.doubts import sure_board
+    from minebot.hint.advise import advise
+    from minebot.hint.overlay import WindowPixels
 
     mines = LEVELS[level].mines
     with Xvfb(1280, 1024) as xv, GnomeMines(xv, level=level, window=window) as game:

@@ -1,0 +1,135 @@
+"""Live play under GNOME on Wayland: headless mutter with no XWayland, the real GNOME Mines a
+native Wayland client (marked live).
+
+There is no window list and no X server: the bot sees the game only through mutter's
+ScreenCast stream and plays it only through RemoteDesktop (``minebot.desktop.mutter``). The
+final screen is read from a screen cast of the test's own; every click must lie inside the
+board read.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+
+from minebot.desktop.session import available
+
+from test_live import play_and_check
+from test_live_desktops import play  # noqa: F401  (the fixture, on this module's desktop)
+
+pytestmark = [pytest.mark.live,
+              pytest.mark.skipif(not available("gnome-wayland"),
+                                 reason="needs mutter, pipewire, wireplumber and GStreamer's "
+                                        "pipewiresrc (bash .ci/setup installs them)")]
+
+
+@pytest.fixture(scope="module")
+def desktop():
+    from minebot.desktop.session import open_desktop
+    with open_desktop("gnome-wayland") as desk:
+        yield desk
+
+
+def test_the_mutter_backend_is_picked_and_sees_no_x(desktop, play):
+    assert desktop.display is None
+    _, game = play("beginner", (590, 460))
+    assert game.backend.name == "mutter"
+    assert game.x11 is None and game.window is None
+    assert game.region == game.backend.screen_rect   # the whole monitor: no window to find
+    board = game.start()
+    assert board.shape == (8, 8)
+
+
+def test_beginner_and_expert_two_themes(play):
+    from minebot.solver import Solver
+    mines, game = play("beginner", (810, 656))
+    results = play_and_check(game, Solver(), 2)
+    assert all(r.final.shape == (8, 8) for r in results)
+    game.close()
+    mines.stop()
+    _, game = play("expert", (1290, 760), theme="default")
+    (result,) = play_and_check(game, Solver(), 1, max_stops=3)
+    assert result.final.shape == (16, 30)
+
+
+def test_a_board_that_went_away_is_never_clicked(desktop, play):
+    """No window to ask whether the game is still there: between the read and the click the
+    board goes (the game is switched back to its level chooser). The ring around the board
+    read no longer matches, the bot reads again, finds no board and stops without a click."""
+    from minebot.errors import NoGameError
+    from minebot.move import Action, Move
+    _, game = play("beginner", (810, 656))
+    game.start()
+    before = game.frame.copy()
+    game.backend.key("ctrl+n")   # a fresh board: straight back to the level chooser
+    deadline = time.monotonic() + 5
+    while game.ring_same(before, game.reading.board_px) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    with pytest.raises(NoGameError):
+        game.act([Move(Action.OPEN, (4, 4))])
+    assert game.pointer.log == []
+
+
+def test_minebot_play_finds_a_game_it_did_not_start(desktop, tmp_path):
+    """`minebot play` in the desktop's environment (WAYLAND_DISPLAY, its session bus, no
+    DISPLAY) detects mutter, finds the board on the screen cast and plays one game."""
+    from minebot.desktop import GnomeMines
+    log = tmp_path / "games.jsonl"
+    clicks = tmp_path / "clicks.jsonl"
+    with GnomeMines(desktop, level="beginner", window=(810, 656)):
+        out = subprocess.run(
+            [sys.executable, "-m", "minebot", "play", "--games", "1", "--log", str(log),
+             "--click-log", str(clicks)],
+            env=desktop.env(), capture_output=True, text=True, timeout=180, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "mutter backend" in out.stderr, out.stderr
+    (record,) = [json.loads(line) for line in log.read_text().splitlines()]
+    assert record["result"] in ("won", "lost")
+    summary = {"games": len([record])}
+    assert summary["games"] == 1
+    made = [json.loads(line) for line in clicks.read_text().splitlines()]
+    assert made
+    for c in made:
+        left, top, right, bottom = c["bounds"]
+        assert left <= c["x"] < right and top <= c["y"] < bottom, c
+
+
+def test_demo_on_a_private_gnome_wayland(tmp_path):
+    """`minebot demo --wayland`: its own headless mutter, the game a native Wayland client;
+    the same summary and screenshots as the Xvfb demo."""
+    env = {k: v for k, v in __import__("os").environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS")}
+    out_dir = tmp_path / "out"
+    out = subprocess.run([sys.executable, "-m", "minebot", "demo", "--wayland", "--beginner", "1",
+                          "--expert", "0", "--window", "810x656", "--out", str(out_dir),
+                          "--no-learn"], env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    summary = json.loads((out_dir / "summary.json").read_text())
+    assert summary["desktop"] == "gnome-wayland"
+    assert summary["games"] + summary["stopped"] >= 1 and summary["games"] == 1
+    assert len(list(out_dir.glob("game-*.png"))) == 1
+
+
+def test_hint_says_there_is_no_overlay_and_once_works(desktop, tmp_path):
+    """GNOME on Wayland lets no client draw over another: `minebot hint` says so (exit 5) and
+    names what works; `hint --once --text` and `--once --png` read the game from the cast."""
+    from minebot.desktop import GnomeMines
+    from minebot.errors import EXIT_UNSUPPORTED
+    env = desktop.env()
+    with GnomeMines(desktop, level="beginner", window=(810, 656)):
+        run = lambda *a: subprocess.run([sys.executable, "-m", "minebot", "hint", *a], env=env,  # noqa: E731
+                                        capture_output=True, text=True, timeout=120, cwd=tmp_path)
+        out = run()
+        assert out.returncode == EXIT_UNSUPPORTED, out.stderr
+        assert "no overlay" in out.stderr and "--once --png" in out.stderr
+        assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
+        text = run("--once", "--text")
+        assert text.returncode == 0, text.stderr
+        assert text.stdout.count("\n") >= 8
+        png = run("--once", "--png", str(tmp_path / "hint.png"))
+        assert png.returncode == 0, png.stderr
+        assert (tmp_path / "hint.png").stat().st_size > 1000
