@@ -482,7 +482,8 @@ def won_board(game: Game) -> Board:
 # -- KMines ------------------------------------------------------------------------------------
 
 KMINES = "/usr/games/kmines"
-KM_LEVELS = {"Easy": (9, 9, 10), "Medium": (16, 16, 40), "Hard": (16, 30, 99)}
+KM_LEVELS = {"Easy": (9, 9, 10), "Medium": (16, 16, 40), "Hard": (16, 30, 99),
+             "Dense": (10, 10, 40)}   # a custom level (kminesrc [Options])
 
 
 
@@ -585,7 +586,11 @@ def record_kmines(out: Path, rng: random.Random, theme: str, level: str, window:
                   mid_clicks: int | None = 3) -> list[str]:
     rows, cols, mines = KM_LEVELS[level]
     for attempt in range(6):
-        home = kmines_home(theme, level)
+        home = kmines_home(theme, "Custom" if level == "Dense" else level)
+        if level == "Dense":    # many mines: the numbers 5-8 show up
+            rc = home / "config" / "kminesrc"
+            rc.write_text(rc.read_text() + f"\n[Options]\ncustom width={cols}\ncustom height={rows}\n"
+                          f"custom mines={mines}\n")
         kminesrc = (home / "config" / "kminesrc").read_text().splitlines()
         env = {"XDG_CONFIG_HOME": str(home / "config"), "XDG_DATA_HOME": str(home / "data"),
                "XDG_CACHE_HOME": str(home / "cache"), "HOME": str(home), "NO_AT_BRIDGE": "1",
@@ -708,6 +713,8 @@ def main(argv: list[str] | None = None) -> int:
         record_kmines(km, rng, "classic", "Easy", (560, 440), only=("mid", "lost"))
         record_kmines(km, rng, "default", "Easy", (600, 480), only=("mid", "lost"))
         record_kmines(km, rng, "default", "Easy", (1000, 760), only=("mid", "lost"))
+        record_kmines(km, rng, "default", "Dense", (800, 600), only=("mid", "lost"))
+        record_kmines(km, rng, "default", "Dense", (640, 560), only=("mid", "lost"))
         return 0
     if args.more:
         if args.only in (None, "xdemineur"):

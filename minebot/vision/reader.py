@@ -38,6 +38,10 @@ MAX_DISTANCE = 14.0
 LEARNED_CLOSE = 3.0
 """RMS distance under which a look learned from play settles an unsure number."""
 
+UNREAD_SHARE = 4
+"""A game whose looks leave fewer than 1 in this many cells unmatched is taken at once: the
+others are tried only when most cells match nothing (another game's board)."""
+
 MIN_GAP = 2.0
 MIN_RATIO = 1.25
 """A cell whose runner-up label is within MIN_GAP (RMS) or MIN_RATIO x of its best is suspect."""
@@ -292,16 +296,17 @@ class Reader:
         """The grid of ``frame`` (cached while it still fits), and with it the game shown.
 
         Each game this reader may read is tried in turn, its board found as that game draws
-        it; the first whose looks read every cell wins (GNOME Mines first, so its frames cost
-        one locate), else the one that reads most cells.
+        it; the first whose looks read all but a few cells wins (GNOME Mines first, so its
+        frames cost one locate), else the one that reads most cells.
         """
         if self._grid is not None and self._grid.still_valid(frame):
             return self._grid
         self._grid = None
         best: tuple | None = None
+        shared: dict = {}
         for profile in self._games:
             try:
-                grid = locate_board(frame, profile, min_cells=4)
+                grid = locate_board(frame, profile, min_cells=4, cache=shared)
             except NoGameError:
                 found = self._by_looks(frame, profile)
                 if found is None:
@@ -319,8 +324,9 @@ class Reader:
                 continue
             if best is None or score < best[3]:
                 best = (profile, fitted, tset, score)
-            if score[0] == 0:
-                break
+            if score[0] * UNREAD_SHARE <= fitted.rows * fitted.cols:
+                break   # this game's looks read (nearly) every cell: a hovered or changing
+                        # cell is that game's business, not a sign of another game
         if best is None:
             state = screen_state(frame, self._covered_colours())
             what = {GameState.CHOOSER: "the level chooser is shown (no board)",
