@@ -275,7 +275,7 @@ class Reader:
     def _covered_colours(self) -> np.ndarray:
         """Centre colours of the normal covered templates of every candidate set (BGR)."""
         try:
-            sets = self._candidates(self._game)
+            sets = self._candidates(None)     # every game's: which one is shown is unknown
         except BadInputError:
             return np.empty((0, 3))
         out = [t.patches[i, 6:10, 6:10].reshape(-1, 3).mean(axis=0)
