@@ -134,6 +134,7 @@ class Reader:
             self._current = None
         self._grid: Grid | None = None
         self._game: GameProfile = self._games[0]
+        self._known: GameProfile | None = self._games[0] if len(self._games) == 1 else None
         self._number_readers: dict[str, NumberReader] = {}
         self._counter_cache: tuple | None = None
 
@@ -304,7 +305,10 @@ class Reader:
         self._grid = None
         best: tuple | None = None
         shared: dict = {}
-        for profile in self._games:
+        # once a frame was read, the reader keeps to that game (a live window does not turn
+        # into another game; a frame it cannot read is not a reason to look for one)
+        profiles = (self._known,) if self._known is not None else self._games
+        for profile in profiles:
             try:
                 grid = locate_board(frame, profile, min_cells=4, cache=shared)
             except NoGameError:
@@ -315,7 +319,7 @@ class Reader:
             self._game = profile
             if not self._fixed:
                 self._current = None
-            if len(self._games) == 1:
+            if len(profiles) == 1:
                 best = (profile, grid, None, None)
                 break
             try:
@@ -408,6 +412,7 @@ class Reader:
         suspect_mask = (transient & (state == GameState.PLAYING)) | ambiguous | odd_zero
         suspect = [divmod(int(i), grid.cols) for i in np.flatnonzero(suspect_mask)]
         board = Board(codes, mines, state)
+        self._known = self._game
         return Reading(board, grid.board_px, grid.cell_rects(), tset.name, suspect,
                        m.distance.reshape(grid.rows, grid.cols), counter, unsure, self._game.name)
 
