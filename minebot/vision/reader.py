@@ -21,7 +21,7 @@ from .. import games
 from ..board import Board, Cell, CELL_CHARS, GameState, neighbour_count
 from ..errors import BadInputError, NoGameError
 from ..games import CounterKind, GameProfile
-from .counter import find_counter
+from .counter import find_counter, find_status_counter
 from .bylooks import locate_by_looks
 from .features import grid_patches
 from .grids import align, locate_board, touching
@@ -37,6 +37,9 @@ MAX_DISTANCE = 14.0
 
 LEARNED_CLOSE = 3.0
 """RMS distance under which a look learned from play settles an unsure number."""
+
+STATUS_BELOW = 160
+"""Pixels under the board searched for a status bar's counter (KMines)."""
 
 UNREAD_SHARE = 4
 """A game whose looks leave fewer than 1 in this many cells unmatched is taken at once: the
@@ -427,6 +430,8 @@ class Reader:
                 return None
             flags = int(np.isin(codes, (Cell.FLAG, Cell.WRONG_FLAG)).sum())
             return flags, left + flags
+        if self._game.counter is CounterKind.STATUS_BAR:
+            return self._status_counter(frame, grid)
         if self._game.counter is not CounterKind.FLAGS_OF_TOTAL:
             return None
         cache = self._counter_cache
@@ -441,6 +446,19 @@ class Reader:
         value, (x0, y0, x1, y1) = found
         box = (max(0, x0 - 16), max(0, y0 - 2), min(frame.shape[1], x1 + 16), min(frame.shape[0], y1 + 2))
         self._counter_cache = (grid, tset, box, frame[box[1]:box[3], box[0]:box[2]].copy(), value)
+        return value
+
+    def _status_counter(self, frame: np.ndarray, grid: Grid) -> tuple[int, int] | None:
+        """KMines' "Mines: F/T" under the board, re-read only when the strip under the board
+        changed."""
+        left, top, right, bottom = grid.board_px
+        strip = frame[bottom:min(frame.shape[0], bottom + STATUS_BELOW)]
+        cache = self._counter_cache
+        if cache is not None and cache[0] is grid and cache[1] == "status" and \
+                np.array_equal(strip, cache[2]):
+            return cache[3]
+        value = find_status_counter(frame, grid.board_px, STATUS_BELOW)
+        self._counter_cache = (grid, "status", strip.copy(), value)
         return value
 
     def _save_crops(self, frame: np.ndarray, grid: Grid, cells: list[tuple[int, int]]) -> Path | None:
