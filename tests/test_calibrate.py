@@ -39,19 +39,23 @@ def test_calibrate_from_examples_reads_another_screenshot(tmp_path):
     assert reading.counter == (4, 40)       # counter glyphs are carried over
 
 
-def test_calibrate_interactively_from_a_screenshot(tmp_path, monkeypatch, capsys):
-    """The user answers each prompt by looking at the saved picture (here: the truth board)."""
-    shot = "classic-8x8-590x460-lost"
-    truth = Board.load(fx(shot + ".board")).rows_text()
-    asked: list[str] = []
-
+def answer_by_truth(truth: list[str], asked: list[str]):
+    """A user at the labelling prompt, who looks at the saved picture and types its label
+    (here: the cell's truth); every prompt is kept in ``asked``."""
     def answer(prompt: str) -> str:
         asked.append(prompt)
         m = re.search(r"row (\d+) col (\d+); picture: (\S+)", prompt)
         assert m and Path(m.group(3)).is_file()
         return truth[int(m.group(1))][int(m.group(2))]
+    return answer
 
-    monkeypatch.setattr("builtins.input", answer)
+
+def test_calibrate_interactively_from_a_screenshot(tmp_path, monkeypatch, capsys):
+    """The user answers each prompt by looking at the saved picture (here: the truth board)."""
+    shot = "classic-8x8-590x460-lost"
+    truth = Board.load(fx(shot + ".board")).rows_text()
+    asked: list[str] = []
+    monkeypatch.setattr("builtins.input", answer_by_truth(truth, asked))
     code = main(["calibrate", "mine", "--out", str(tmp_path), "--ask-all",
                  "--screenshot", fx(shot + ".png")])
     assert code == 0

@@ -85,18 +85,11 @@ def test_calibrate_a_clone_interactively(tmp_path, monkeypatch):
     """`calibrate --screenshot` on a KMines Classic screenshot, answering each look's label as
     a user would from the enlarged crop: one question per look, then the screenshot and another
     size of the same look read exactly."""
-    import re
+    from test_calibrate import answer_by_truth
     shot = KMINES / "classic-9x9-640x480-lost"
     truth = Board.load(shot.with_suffix(".board")).rows_text()
     asked: list[str] = []
-
-    def answer(prompt: str) -> str:
-        asked.append(prompt)
-        m = re.search(r"row (\d+) col (\d+); picture: (\S+)", prompt)
-        assert m and Path(m.group(3)).is_file()
-        return truth[int(m.group(1))][int(m.group(2))]
-
-    monkeypatch.setattr("builtins.input", answer)
+    monkeypatch.setattr("builtins.input", answer_by_truth(truth, asked))
     assert main(["calibrate", "km", "--game", "kmines", "--out", str(tmp_path), "--ask-all",
                  "--screenshot", str(shot.with_suffix(".png"))]) == 0
     assert 5 <= len(asked) <= 20

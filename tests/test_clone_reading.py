@@ -49,6 +49,8 @@ def test_clone_fixture_is_read_exactly(board_path):
     assert not reading.unsure
     if reading.game == "xdemineur":      # its 7-segment display: mines minus flags
         assert reading.board.mines == truth.mines
+    if reading.board.mines is not None:  # KMines' status bar, when it was read
+        assert reading.board.mines == truth.mines
 
 
 @pytest.mark.parametrize("board_path", clone_fixtures()[::3], ids=lambda p: f"{p.parent.name}/{p.stem}")
@@ -82,6 +84,25 @@ def test_seven_segment_counter_reads_mines_minus_flags():
         assert shown == truth.mines - flags, path.name
         seen.add(shown)
     assert len(seen) >= 5
+
+
+def test_status_bar_counter_reads_flags_of_total():
+    """KMines' "Mines: F/T" (F = flags placed, wrong ones too): every value read is the truth,
+    and it is read on all but a few screenshots (glyphs that touch, "4/", are not split)."""
+    from minebot.board import Cell
+    from minebot.vision.counter import find_status_counter
+    paths = sorted((FIXTURES / "kmines").glob("*.board"))
+    read = 0
+    for path in paths:
+        truth = Board.load(path)
+        meta = json.loads(path.with_suffix(".json").read_text())
+        flags = int(np.isin(truth.cells, (Cell.FLAG, Cell.WRONG_FLAG)).sum())
+        found = find_status_counter(cv2.imread(str(path.with_suffix(".png"))),
+                                    tuple(meta["board_rect_in_image"]))
+        if found is not None:
+            assert found == (flags, truth.mines), path.name
+            read += 1
+    assert read >= 0.9 * len(paths)
 
 
 def test_seven_segment_absent_gives_no_counter():

@@ -79,7 +79,9 @@ def play_and_check(launcher, games: int) -> list:
                 # the final screen, captured and read again by a fresh reader (once the game's
                 # own end message over the board, KMines' popup, is gone)
                 again = read_again(game, Reader(game=proc.profile))
-                assert np.array_equal(again.cells, final.cells)
+                differ = [(int(r), int(c), int(final.cells[r, c]), int(again.cells[r, c]))
+                          for r, c in np.argwhere(again.cells != final.cells)]
+                assert not differ, f"(row, col, played, read again): {differ}"
                 left, top, right, bottom = game.reading.board_px
                 box = (game.region.left + left, game.region.top + top,
                        game.region.left + right, game.region.top + bottom)

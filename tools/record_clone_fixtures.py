@@ -442,6 +442,9 @@ def won_board(game: Game) -> Board:
 
 # -- KMines ------------------------------------------------------------------------------------
 
+KM_CUSTOM = {"Dense": (10, 10, 40)}
+"""Custom levels recorded besides KMines' own: (rows, cols, mines); many mines, so the numbers
+5-8 show up."""
 
 
 
@@ -532,9 +535,10 @@ def measure_kmines(s: Session, rows: int, cols: int) -> tuple[Geometry, np.ndarr
 def record_kmines(out: Path, rng: random.Random, theme: str, level: str, window: tuple[int, int],
                   only: tuple[str, ...] | None = None, mid_after: float = 0.3,
                   mid_clicks: int | None = 3) -> list[str]:
-    rows, cols, mines = KMINES_LEVELS[level.lower()]
+    rows, cols, mines = KM_CUSTOM.get(level) or KMINES_LEVELS[level.lower()]
     for attempt in range(6):
-        with Session(lambda d: KMines(d, level=level.lower(), theme=theme, window=window)) as s:
+        options = {"custom": KM_CUSTOM[level]} if level in KM_CUSTOM else {"level": level.lower()}
+        with Session(lambda d: KMines(d, theme=theme, window=window, **options)) as s:
             kminesrc = s.game.kminesrc().splitlines()
             time.sleep(1.0)
             geo, covered = measure_kmines(s, rows, cols)
@@ -618,6 +622,18 @@ def record_kmines_won(out: Path, theme: str = "classic", window: tuple[int, int]
     raise DesktopError(f"kmines: the first click did not win in {attempts} games")
 
 
+MORE_SERIES = [("classic", "Hard", (1200, 700)), ("classic", "Easy", (480, 400)),
+               ("default", "Medium", (900, 760)),
+               # green's pressed look does not show a cell: its geometry is measured with
+               # Classic at the same size first
+               ("classic", "Easy", (640, 520)), ("green", "Easy", (640, 520))]
+"""The second series (``--more``, with xdemineur 16x16/40): sizes the shipped sets never see."""
+
+SIZES_SERIES = [("classic", "Easy", (420, 360)), ("classic", "Easy", (560, 440)),
+                ("default", "Easy", (600, 480)), ("default", "Easy", (1000, 760))]
+"""The third series (``--sizes``, recorded with ``--seed 7``): KMines' looks at more cell sizes."""
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, default=ROOT / "fixtures")
@@ -631,25 +647,12 @@ def main(argv: list[str] | None = None) -> int:
                          "with the cell size; the shipped sets are taught from these too)")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
-    if args.sizes:
-        km = args.out / "kmines"
-        record_kmines(km, rng, "classic", "Easy", (420, 360), only=("mid", "lost"))
-        record_kmines(km, rng, "classic", "Easy", (560, 440), only=("mid", "lost"))
-        record_kmines(km, rng, "default", "Easy", (600, 480), only=("mid", "lost"))
-        record_kmines(km, rng, "default", "Easy", (1000, 760), only=("mid", "lost"))
-        return 0
-    if args.more:
-        if args.only in (None, "xdemineur"):
+    if args.sizes or args.more:
+        if args.more and args.only in (None, "xdemineur"):
             record_xdemineur(args.out / "xdemineur", rng, cols=16, rows=16, mines=40)
         if args.only in (None, "kmines"):
-            km = args.out / "kmines"
-            record_kmines(km, rng, "classic", "Hard", (1200, 700), only=("mid", "lost"))
-            record_kmines(km, rng, "classic", "Easy", (480, 400), only=("mid", "lost"))
-            record_kmines(km, rng, "default", "Medium", (900, 760), only=("mid", "lost"))
-            # green's pressed look does not show a cell: its geometry is measured with Classic
-            # at the same size first
-            record_kmines(km, rng, "classic", "Easy", (640, 520), only=("mid", "lost"))
-            record_kmines(km, rng, "green", "Easy", (640, 520), only=("mid", "lost"))
+            for theme, level, window in (SIZES_SERIES if args.sizes else MORE_SERIES):
+                record_kmines(args.out / "kmines", rng, theme, level, window, only=("mid", "lost"))
         return 0
     if args.only in (None, "xdemineur"):
         record_xdemineur(args.out / "xdemineur", rng)

@@ -526,6 +526,11 @@ class LiveGame(Game):
             chunk = moves[i:i + batch]
             i += batch
             board = self._play_chunk(board, chunk)
+        if board.is_over and self.ui.end_message_seconds:
+            # The game draws a message over the board when it ends (KMines): the board read
+            # under it may be wrong, so the final board is the one read once it has gone.
+            time.sleep(self.ui.end_message_seconds)
+            board = self.observe()
         return board
 
     def _play_chunk(self, board: Board, moves: Sequence[Move]) -> Board:

@@ -63,6 +63,9 @@ class GameUI(ABC):
     end_popup_seconds: float = 0.0
     """How long a message drawn over the board after a win or loss may hide cells (KMines' "You
     have lost." fades after 4 s): reads that fail are retried for this long."""
+    end_message_seconds: float = 0.0
+    """How long the game shows a message over the board once a game ends (KMines: 4 s and its
+    fade): the final board is read again after that long."""
     paced: bool = False
     """Each click waits until the previous one shows on screen, and a click that never shows
     is planned again from what the screen shows (KMines drops some clicks sent in a burst)."""

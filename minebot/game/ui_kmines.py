@@ -25,6 +25,7 @@ class KMinesUI(GameUI):
     """KMines: Ctrl+N for a new game; the first click and its neighbours are safe."""
 
     game = "kmines"
+    end_message_seconds = 5.0
     end_popup_seconds = 10.0   # shown 4 s, with its fades and our settling ~10 s measured
     paced = True   # measured: a click of a fast batch sometimes never reveals its cell
     levels = KMINES_LEVELS   # chosen when it starts (kminesrc), not switched by minebot

@@ -19,6 +19,7 @@ import numpy as np
 
 from ..board import Board, CELL_CHARS
 from ..errors import BadInputError, NoGameError
+from .. import games
 from ..games import GameProfile
 from .bylooks import fit_known
 from .features import grid_patches, tile_patch
@@ -61,17 +62,23 @@ def board_grid(frame: np.ndarray, board: Board, profile: GameProfile | None = No
     board's size. A look whose cells draw no lines (a seamless picture) is found from the
     board itself (``bylooks.fit_known``): the lattice where same labels look alike.
     """
-    try:
-        grid = locate_board(frame, profile, min_cells=4)
-    except NoGameError:
+    found: list[Grid] = []
+    for each in ([profile] if profile is not None else list(games.PROFILES.values())):
         try:
-            return fit_known(frame, board), True
-        except NoGameError as exc:
-            raise NoGameError(f"{source}: {exc}") from None
-    if (grid.rows, grid.cols) != board.shape:
+            grid = locate_board(frame, each, min_cells=4)
+        except NoGameError:
+            continue
+        if (grid.rows, grid.cols) == board.shape:
+            return grid, False
+        found.append(grid)
+    if found:
+        grid = found[0]
         raise BadInputError(f"{source}: the image shows a {grid.cols}x{grid.rows} board but the "
                             f"board file is {board.cols}x{board.rows}")
-    return grid, False
+    try:
+        return fit_known(frame, board), True
+    except NoGameError as exc:
+        raise NoGameError(f"{source}: {exc}") from None
 
 
 def examples_from_frame(frame: np.ndarray, board: Board, source: str = "<frame>",

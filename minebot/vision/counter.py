@@ -119,3 +119,48 @@ def find_counter(frame: np.ndarray, grid, tset):
                    max(b[0] + b[2] for b in line), max(b[1] + b[3] for b in line))
             return (int(m.group(1)), int(m.group(2))), box
     return None
+
+
+STATUS_GLYPH_DISTANCE = 0.22
+"""Looser glyph limit for a status bar's small text (9 px digits), taken only when the best
+character is clearly ahead of every other character (``STATUS_MARGIN``)."""
+
+STATUS_MARGIN = 0.03
+
+_FLAGS_OF_TOTAL = re.compile(r"(?<![\d/])(\d{1,4})/(\d{1,4})(?![\d/])")
+
+
+def find_status_counter(frame: np.ndarray, board_px: tuple[int, int, int, int],
+                        below: int = 160) -> tuple[int, int] | None:
+    """(flags, total) from a status bar under the board that shows "...: F/T" (KMines' "Mines:
+    2/10"), or None.
+
+    The bar's words are in the desktop's font; only the digits and the slash are read (the
+    other glyphs are unknown, not errors), from the same multi-font bank as GNOME Mines'
+    counter, and the first ``digits/digits`` run is taken.
+    """
+    bank, chars = counter_bank()
+    if not chars:
+        return None
+    h, w = frame.shape[:2]
+    _, _, _, bottom = board_px
+    region = (0, bottom, w, min(h, bottom + below))
+    if region[3] - region[1] < 8:
+        return None
+    for line in text_lines(frame, region):
+        height = float(np.median([b[3] for b in line]))
+        text = []
+        for k, (x, y, gw, gh) in enumerate(line):
+            if k and x - (line[k - 1][0] + line[k - 1][2]) > max(2.0, 0.35 * height):
+                text.append(" ")          # a space between words ("Mines:" and "2/10")
+            g = glyph_mask(frame[y:y + gh, x:x + gw])
+            d = np.abs(bank - g[None]).mean(axis=(1, 2))
+            i = int(np.argmin(d))
+            others = d[np.array([c != chars[i] for c in chars])]
+            sure = d[i] <= STATUS_GLYPH_DISTANCE and (others.size == 0 or others.min() >= d[i] + STATUS_MARGIN)
+            text.append(chars[i] if sure else "?")
+        for word in "".join(text).split():
+            m = _FLAGS_OF_TOTAL.fullmatch(word)
+            if m:
+                return int(m.group(1)), int(m.group(2))
+    return None

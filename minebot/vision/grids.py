@@ -21,11 +21,14 @@ ALIGN_REACH = 2
 """Pixels a lattice may be moved each way to fit a template set (``align``)."""
 
 
-def locate_board(frame: np.ndarray, profile: GameProfile | None = None, min_cells: int = 4) -> Grid:
+def locate_board(frame: np.ndarray, profile: GameProfile | None = None, min_cells: int = 4,
+                 cache: dict | None = None) -> Grid:
     """The board's grid in ``frame`` as ``profile``'s game draws it, or ``NoGameError``.
 
     A lattice of touching cells comes back with the pixels around it recorded
-    (``Grid.with_ring``), which is how ``Grid.still_valid`` checks it later.
+    (``Grid.with_ring``), which is how ``Grid.still_valid`` checks it later. ``cache`` (a dict
+    kept for one frame) shares the lattice between games that both draw one, so trying
+    several games on a frame finds it once.
     """
     kinds = [profile.grid.kind] if profile is not None else [GridKind.TILES, GridKind.LINES]
     error: NoGameError | None = None
@@ -33,13 +36,37 @@ def locate_board(frame: np.ndarray, profile: GameProfile | None = None, min_cell
         try:
             if kind is GridKind.TILES:
                 return locate(frame, min_cells=min_cells)
+            lattice = _lattice(frame, min_cells, cache)
+            if profile is not None and (lattice.cols < profile.grid.min_cols
+                                        or lattice.rows < profile.grid.min_rows):
+                raise NoGameError(f"a {lattice.cols}x{lattice.rows} lattice is smaller than any "
+                                  f"{profile.title} board")
             line = profile.grid.line if profile is not None else 0
-            cells = max(min_cells, min(profile.grid.min_cols, profile.grid.min_rows)) if profile else min_cells
-            return locate_lattice(frame, min_cells=cells, line=line).with_ring(frame)
+            if line:
+                lattice = Grid(lattice.x0, lattice.x1 - line, lattice.y0, lattice.y1 - line,
+                               lattice.background, lattice.frame_shape)
+            return lattice.with_ring(frame)
         except NoGameError as exc:
             error = exc
     assert error is not None
     raise error
+
+
+def _lattice(frame: np.ndarray, min_cells: int, cache: dict | None) -> Grid:
+    """``locate_lattice`` once per frame and ``min_cells`` when a cache is given."""
+    key = ("lattice", min_cells)
+    if cache is not None and key in cache:
+        found = cache[key]
+    else:
+        try:
+            found = locate_lattice(frame, min_cells=min_cells)
+        except NoGameError as exc:
+            found = exc
+        if cache is not None:
+            cache[key] = found
+    if isinstance(found, NoGameError):
+        raise found
+    return found
 
 
 def touching(grid: Grid) -> bool:

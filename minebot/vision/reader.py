@@ -21,7 +21,7 @@ from .. import games
 from ..board import Board, Cell, CELL_CHARS, GameState, neighbour_count
 from ..errors import BadInputError, NoGameError
 from ..games import CounterKind, GameProfile
-from .counter import find_counter
+from .counter import find_counter, find_status_counter
 from .bylooks import locate_by_looks
 from .features import grid_patches
 from .grids import align, locate_board, touching
@@ -37,6 +37,13 @@ MAX_DISTANCE = 14.0
 
 LEARNED_CLOSE = 3.0
 """RMS distance under which a look learned from play settles an unsure number."""
+
+STATUS_BELOW = 160
+"""Pixels under the board searched for a status bar's counter (KMines)."""
+
+UNREAD_SHARE = 4
+"""A game whose looks leave fewer than 1 in this many cells unmatched is taken at once: the
+others are tried only when most cells match nothing (another game's board)."""
 
 MIN_GAP = 2.0
 MIN_RATIO = 1.25
@@ -130,6 +137,7 @@ class Reader:
             self._current = None
         self._grid: Grid | None = None
         self._game: GameProfile = self._games[0]
+        self._known: GameProfile | None = self._games[0] if len(self._games) == 1 else None
         self._number_readers: dict[str, NumberReader] = {}
         self._counter_cache: tuple | None = None
 
@@ -271,7 +279,7 @@ class Reader:
     def _covered_colours(self) -> np.ndarray:
         """Centre colours of the normal covered templates of every candidate set (BGR)."""
         try:
-            sets = self._candidates(self._game)
+            sets = self._candidates(None)     # every game's: which one is shown is unknown
         except BadInputError:
             return np.empty((0, 3))
         out = [t.patches[i, 6:10, 6:10].reshape(-1, 3).mean(axis=0)
@@ -292,16 +300,20 @@ class Reader:
         """The grid of ``frame`` (cached while it still fits), and with it the game shown.
 
         Each game this reader may read is tried in turn, its board found as that game draws
-        it; the first whose looks read every cell wins (GNOME Mines first, so its frames cost
-        one locate), else the one that reads most cells.
+        it; the first whose looks read all but a few cells wins (GNOME Mines first, so its
+        frames cost one locate), else the one that reads most cells.
         """
         if self._grid is not None and self._grid.still_valid(frame):
             return self._grid
         self._grid = None
         best: tuple | None = None
-        for profile in self._games:
+        shared: dict = {}
+        # once a frame was read, the reader keeps to that game (a live window does not turn
+        # into another game; a frame it cannot read is not a reason to look for one)
+        profiles = (self._known,) if self._known is not None else self._games
+        for profile in profiles:
             try:
-                grid = locate_board(frame, profile, min_cells=4)
+                grid = locate_board(frame, profile, min_cells=4, cache=shared)
             except NoGameError:
                 found = self._by_looks(frame, profile)
                 if found is None:
@@ -310,7 +322,7 @@ class Reader:
             self._game = profile
             if not self._fixed:
                 self._current = None
-            if len(self._games) == 1:
+            if len(profiles) == 1:
                 best = (profile, grid, None, None)
                 break
             try:
@@ -319,8 +331,9 @@ class Reader:
                 continue
             if best is None or score < best[3]:
                 best = (profile, fitted, tset, score)
-            if score[0] == 0:
-                break
+            if score[0] * UNREAD_SHARE <= fitted.rows * fitted.cols:
+                break   # this game's looks read (nearly) every cell: a hovered or changing
+                        # cell is that game's business, not a sign of another game
         if best is None:
             state = screen_state(frame, self._covered_colours())
             what = {GameState.CHOOSER: "the level chooser is shown (no board)",
@@ -402,6 +415,7 @@ class Reader:
         suspect_mask = (transient & (state == GameState.PLAYING)) | ambiguous | odd_zero
         suspect = [divmod(int(i), grid.cols) for i in np.flatnonzero(suspect_mask)]
         board = Board(codes, mines, state)
+        self._known = self._game
         return Reading(board, grid.board_px, grid.cell_rects(), tset.name, suspect,
                        m.distance.reshape(grid.rows, grid.cols), counter, unsure, self._game.name)
 
@@ -416,6 +430,8 @@ class Reader:
                 return None
             flags = int(np.isin(codes, (Cell.FLAG, Cell.WRONG_FLAG)).sum())
             return flags, left + flags
+        if self._game.counter is CounterKind.STATUS_BAR:
+            return self._status_counter(frame, grid)
         if self._game.counter is not CounterKind.FLAGS_OF_TOTAL:
             return None
         cache = self._counter_cache
@@ -430,6 +446,19 @@ class Reader:
         value, (x0, y0, x1, y1) = found
         box = (max(0, x0 - 16), max(0, y0 - 2), min(frame.shape[1], x1 + 16), min(frame.shape[0], y1 + 2))
         self._counter_cache = (grid, tset, box, frame[box[1]:box[3], box[0]:box[2]].copy(), value)
+        return value
+
+    def _status_counter(self, frame: np.ndarray, grid: Grid) -> tuple[int, int] | None:
+        """KMines' "Mines: F/T" under the board, re-read only when the strip under the board
+        changed."""
+        left, top, right, bottom = grid.board_px
+        strip = frame[bottom:min(frame.shape[0], bottom + STATUS_BELOW)]
+        cache = self._counter_cache
+        if cache is not None and cache[0] is grid and cache[1] == "status" and \
+                np.array_equal(strip, cache[2]):
+            return cache[3]
+        value = find_status_counter(frame, grid.board_px, STATUS_BELOW)
+        self._counter_cache = (grid, "status", strip.copy(), value)
         return value
 
     def _save_crops(self, frame: np.ndarray, grid: Grid, cells: list[tuple[int, int]]) -> Path | None:
