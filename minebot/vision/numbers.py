@@ -45,6 +45,12 @@ Text blends linearly into its tile, so a number's ink fits its colour almost exa
 MAX_SHAPE = 0.2
 """Bank distance above which ink is not digit-shaped (numbers: at most 0.12 on the fixtures)."""
 
+MAX_AGREED_SHAPE = 0.3
+"""Bank distance up to which ink of a number's colour still counts as digit-shaped when its
+shape is nearest that very digit. The bank is rendered from fonts; a game's own bitmap digits
+(xdemineur's blocky 5 is 0.22 from the bank's 5s, and nearest them) are further from it than
+any font, while an icon that passed the colour test is not nearest the colour's digit."""
+
 SURE_MARGIN = 0.035
 """Bank distance margin between the best and the second digit for a shape to be trusted."""
 
@@ -231,7 +237,8 @@ class NumberReader:
         best = int(np.argmin(dist)) + 1
         if by_colour is not None:
             # colour decides; the shape only has to be some digit (an icon is not)
-            if look.method is NumberMethod.INK and dist[by_colour - 1] > MAX_SHAPE:
+            if look.method is NumberMethod.INK and dist[by_colour - 1] > MAX_SHAPE and not (
+                    best == by_colour and dist[by_colour - 1] <= MAX_AGREED_SHAPE):
                 return None
             return NumberRead(by_colour, (by_colour,))
         if dist.min() > MAX_SHAPE:
