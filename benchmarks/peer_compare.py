@@ -15,6 +15,12 @@ command again resumes: a finished peer run is not repeated and minebot goes on f
 game. Ctrl-C prints the table of the games both sides have finished. ``record.json`` and
 ``record.md`` in ``--out`` name the exact command, both commits and the times.
 
+The peer's results are computed once and reused: a minebot variant (``--solver JSON --label
+NAME``) plays the same boards into its own ``minebot-NAME.jsonl`` and is paired with the
+peer's results already there (``--cached-peer`` never starts the peer, ``--peer-only`` runs
+only the peer). ``--chunks K`` splits a long run into seeds SEED .. SEED+K-1 and pools them,
+so an interrupted run loses at most one chunk of the peer's work.
+
 The peer is not part of minebot: neither its tests nor its runtime need it. Get it as
 described in the message printed when it is missing.
 """
@@ -124,13 +130,18 @@ def read_jsonl(path: Path) -> list[dict]:
     return rows
 
 
+def peer_finished(folder: Path, games: int) -> bool:
+    """Whether the peer's run in ``folder`` is complete (its summary written, every game there)."""
+    return (folder / "peer_summary.json").exists() and len(read_jsonl(folder / "peer.jsonl")) >= games
+
+
 def run_peer(node: str, peer: Path, setting: Setting, games: int, seed: int, folder: Path) -> None:
     """Let the peer play its seeded games, unless a finished run is already in ``folder``.
 
     The peer cannot start in the middle of its game sequence, so an unfinished run is played
     again from the start (its games are the same ones: they depend only on the seed)."""
     summary = folder / "peer_summary.json"
-    if summary.exists() and len(read_jsonl(folder / "peer.jsonl")) >= games:
+    if peer_finished(folder, games):
         return
     command = [node, str(peer / "run_js.js"), *setting.peer_args(), "--seed", str(seed), "--n", str(games),
                "--out", str(folder / "peer.jsonl"), "--export-boards", str(folder / "boards.jsonl")]
@@ -142,16 +153,23 @@ def run_peer(node: str, peer: Path, setting: Setting, games: int, seed: int, fol
     summary.write_text(done.stdout.strip().splitlines()[-1] + "\n", encoding="utf-8")
 
 
-def run_minebot(setting: Setting, folder: Path, jobs: int) -> None:
-    """Play the peer's boards with minebot, appending each game's result as it finishes;
-    games already in ``minebot.jsonl`` are not played again."""
+def minebot_file(label: str) -> str:
+    """The results file of a minebot variant: ``minebot.jsonl`` for the default solver, else
+    ``minebot-<label>.jsonl``, next to the peer's results, which every variant shares."""
+    return "minebot.jsonl" if not label else f"minebot-{label}.jsonl"
+
+
+def run_minebot(setting: Setting, folder: Path, jobs: int, options: dict | None = None, label: str = "") -> None:
+    """Play the peer's boards with minebot (``options``: ``Solver`` keyword arguments of a
+    variant), appending each game's result as it finishes; games already in its results file
+    are not played again."""
     from minebot.cli.bench import layout_tasks, play_tasks
     from minebot.game.layouts import load_layouts
-    results = folder / "minebot.jsonl"
+    results = folder / minebot_file(label)
     done = read_jsonl(results)
     with open(results, "w", encoding="utf-8") as out:      # rewritten without a cut-short line
         out.writelines(json.dumps(row) + "\n" for row in done)
-    tasks = layout_tasks(load_layouts(folder / "boards.jsonl"), setting.rules)[len(done):]
+    tasks = layout_tasks(load_layouts(folder / "boards.jsonl"), setting.rules, options=options)[len(done):]
     games = play_tasks(tasks, jobs)
     try:
         with open(results, "a", encoding="utf-8") as out:
@@ -188,14 +206,21 @@ def _mean_ms(rows: list[dict]) -> float:
     return sum(row["ms"] for row in rows) / len(rows) if rows else 0.0
 
 
-def setting_figures(name: str, folder: Path) -> dict:
-    """The figures of one setting from its files, plus both sides' mean wall time per game."""
-    peer_rows, minebot_rows = read_jsonl(folder / "peer.jsonl"), read_jsonl(folder / "minebot.jsonl")
-    paired = pair(peer_rows, minebot_rows)
-    both = {i for i, _, _ in paired}            # times of the same games on both sides
+def setting_figures(name: str, folders: list[Path], label: str = "") -> dict:
+    """The figures of one setting pooled over its chunks' files (games paired within each
+    chunk), plus both sides' mean wall time per game."""
+    paired: list[tuple[int, bool, bool]] = []
+    peer_ms: list[dict] = []
+    minebot_ms: list[dict] = []
+    for folder in folders:
+        peer_rows, minebot_rows = read_jsonl(folder / "peer.jsonl"), read_jsonl(folder / minebot_file(label))
+        chunk = pair(peer_rows, minebot_rows)
+        both = {i for i, _, _ in chunk}            # times of the same games on both sides
+        paired += chunk
+        peer_ms += [row for row in peer_rows if row["i"] in both]
+        minebot_ms += [row for row in minebot_rows if row["i"] in both]
     return {"setting": name, **figures(paired),
-            "peer_ms_per_game": _mean_ms([row for row in peer_rows if row["i"] in both]),
-            "minebot_ms_per_game": _mean_ms([row for row in minebot_rows if row["i"] in both])}
+            "peer_ms_per_game": _mean_ms(peer_ms), "minebot_ms_per_game": _mean_ms(minebot_ms)}
 
 
 def _rate(wins: int, games: int, ci: list[float]) -> str:
@@ -221,7 +246,7 @@ def write_record(out: Path, record: dict) -> None:
     """record.json (everything) and record.md (command, commits, times and the table)."""
     (out / "record.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
     md = [f"    {record['command']}", "",
-          f"minebot {record['minebot_commit']}, peer JSMinesweeper {record['peer_commit']} "
+          f"minebot {record['minebot_commit']} (solver options {json.dumps(record.get('solver', {}))}), peer JSMinesweeper {record['peer_commit']} "
           f"({record['node']}), started {record['started']}, ended {record['ended']}"
           + (" (interrupted)" if record["interrupted"] else ""), "", table(record["settings"]), ""]
     (out / "record.md").write_text("\n".join(md), encoding="utf-8")
@@ -245,7 +270,19 @@ def main(argv: list[str] | None = None) -> int:
                     help=f"comma-separated, from {', '.join(SETTINGS)} (default all)")
     ap.add_argument("--games", type=int, default=300, help="games per setting (default 300)")
     ap.add_argument("--seed", type=int, default=1, help="the peer's run seed (default 1)")
+    ap.add_argument("--chunks", type=int, default=1,
+                    help="play seeds SEED .. SEED+CHUNKS-1, GAMES each, and pool them: a long run resumes "
+                         "chunk by chunk, since the peer cannot start in the middle of a seed (default 1)")
     ap.add_argument("--jobs", type=int, default=1, help="minebot worker processes (default 1)")
+    ap.add_argument("--solver", default="{}", metavar="JSON",
+                    help="minebot variant: Solver keyword arguments as a JSON object (default {}, the default "
+                         "solver); needs --label")
+    ap.add_argument("--label", default="", help="name of the variant's results file, minebot-LABEL.jsonl; "
+                                                "the peer's results are shared by every variant")
+    side = ap.add_mutually_exclusive_group()
+    side.add_argument("--peer-only", action="store_true", help="only let the peer play (to compute its results once)")
+    side.add_argument("--cached-peer", action="store_true",
+                      help="use only chunks the peer has finished already; never start the peer")
     ap.add_argument("--out", default=str(ROOT / "out" / "peer_compare"),
                     help="folder of the per-game files and the record (default out/peer_compare)")
     ap.add_argument("--peer", default=str(DEFAULT_PEER),
@@ -259,36 +296,62 @@ def main(argv: list[str] | None = None) -> int:
         return err.exit_code
 
 
+def _solver_options(text: str, label: str) -> dict:
+    """The variant's Solver options, checked by building a Solver (a typo fails here, in one
+    line, not in a worker halfway through)."""
+    try:
+        options = json.loads(text)
+        if not isinstance(options, dict):
+            raise ValueError("not a JSON object")
+        from minebot.solver import Solver
+        Solver(**options)
+    except (ValueError, TypeError) as err:
+        raise BadInputError(f"--solver {text!r}: {err}") from None
+    if options and not re.fullmatch(r"[A-Za-z0-9_.-]+", label):
+        raise BadInputError("--solver needs --label NAME (letters, digits, _ . -) for its results file")
+    return options
+
+
 def _run(args: argparse.Namespace, command: str) -> int:
     """Both sides of every chosen setting, then the table and the record (also after Ctrl-C)."""
     names = _settings(args.settings)
-    if args.games < 1 or args.jobs < 1:
-        raise BadInputError("--games and --jobs must be at least 1")
+    if args.games < 1 or args.jobs < 1 or args.chunks < 1:
+        raise BadInputError("--games, --jobs and --chunks must be at least 1")
+    options = _solver_options(args.solver, args.label)
     peer = Path(args.peer).resolve()
-    node = check_peer(peer)
+    node = check_peer(peer) if not args.cached_peer else "node"
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BadInputError(f"--out {args.out}: cannot create ({exc.strerror})") from None
     record = {"command": command,
-              "cwd": os.getcwd(), "minebot_commit": git_commit(), "peer": str(peer),
-              "peer_commit": peer_commit(peer),
-              "node": subprocess.run([node, "--version"], capture_output=True, text=True).stdout.strip(),
+              "cwd": os.getcwd(), "minebot_commit": git_commit(), "solver": options, "label": args.label,
+              "peer": str(peer), "peer_commit": peer_commit(peer),
+              "node": subprocess.run([node, "--version"], capture_output=True, text=True).stdout.strip()
+              if shutil.which(node) else "not run",
               "started": _now(), "ended": None, "interrupted": False, "settings": []}
     stopped: KeyboardInterrupt | None = None
     for name in names:
-        folder = out / f"{name}-seed{args.seed}-n{args.games}"
-        folder.mkdir(exist_ok=True)
+        folders = []
         t0 = time.perf_counter()
-        try:
-            print(f"{name}: peer...", file=sys.stderr)
-            run_peer(node, peer, SETTINGS[name], args.games, args.seed, folder)
-            print(f"{name}: minebot...", file=sys.stderr)
-            run_minebot(SETTINGS[name], folder, args.jobs)
-        except KeyboardInterrupt as exc:      # what both sides finished of this setting still counts
-            stopped = exc
-        record["settings"].append({**setting_figures(name, folder), "folder": str(folder),
+        for seed in range(args.seed, args.seed + args.chunks):
+            folder = out / f"{name}-seed{seed}-n{args.games}"
+            if args.cached_peer and not peer_finished(folder, args.games):
+                continue
+            folder.mkdir(exist_ok=True)
+            folders.append(folder)
+            try:
+                print(f"{name} seed {seed}: peer...", file=sys.stderr)
+                run_peer(node, peer, SETTINGS[name], args.games, seed, folder)
+                if not args.peer_only:
+                    print(f"{name} seed {seed}: minebot...", file=sys.stderr)
+                    run_minebot(SETTINGS[name], folder, args.jobs, options, args.label)
+            except KeyboardInterrupt as exc:      # what both sides finished of this setting still counts
+                stopped = exc
+                break
+        record["settings"].append({**setting_figures(name, folders, args.label),
+                                   "folders": [str(f) for f in folders],
                                    "wall_s": round(time.perf_counter() - t0, 1)})
         if stopped is not None:
             record["interrupted"] = True
@@ -296,7 +359,8 @@ def _run(args: argparse.Namespace, command: str) -> int:
     record["ended"] = _now()
     write_record(out, record)
     print(table(record["settings"]))
-    print(f"\nminebot {record['minebot_commit']}, peer {record['peer_commit']}; record in {out}/record.md")
+    print(f"\nminebot {record['minebot_commit']} {json.dumps(options)}, peer {record['peer_commit']}; "
+          f"record in {out}/record.md")
     return interrupt_exit_code(stopped) if stopped is not None else EXIT_OK
 
 

@@ -111,3 +111,53 @@ def test_tiny_real_comparison_pairs_every_game_and_resumes(pc, tmp_path, capsys)
     assert pc.main(args) == 0                                   # a rerun plays nothing again
     assert (tmp_path / "9x9-zero-seed3-n5" / "minebot.jsonl").read_text() == played
     assert "| 9x9-zero | 5 |" in capsys.readouterr().out
+
+
+def _chunk(folder: Path, peer: list[bool], minebot: list[bool], name: str = "minebot.jsonl") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "peer.jsonl").write_text("".join(
+        json.dumps({"i": i, "status": "won" if w else "lost", "ms": 10.0}) + "\n"
+        for i, w in enumerate(peer, start=1)))
+    (folder / name).write_text("".join(
+        json.dumps({"i": i, "won": w, "ms": 20.0}) + "\n" for i, w in enumerate(minebot, start=1)))
+    return folder
+
+
+def test_chunks_are_pooled_game_by_game(pc, tmp_path):
+    # Chunk 1: peer only 1, minebot only 2; chunk 2 (minebot cut short after 2 games): minebot only 1.
+    a = _chunk(tmp_path / "a", [True, False, False, True], [False, True, True, True])
+    b = _chunk(tmp_path / "b", [False, True, True], [True, True])
+    f = pc.setting_figures("expert-zero", [a, b])
+    assert (f["games"], f["peer_only"], f["minebot_only"]) == (6, 1, 3)
+    assert (f["peer_wins"], f["minebot_wins"]) == (3, 5)
+    assert f["difference"] == pytest.approx(2 / 6) and f["stderr"] == pytest.approx(2 / 6)
+
+
+def test_a_variant_is_paired_with_the_same_peer_results(pc, tmp_path):
+    folder = _chunk(tmp_path / "c", [True, False, True], [True, False, True])
+    _chunk(folder, [True, False, True], [False, True, True], name=pc.minebot_file("wide"))
+    assert pc.minebot_file("") == "minebot.jsonl"
+    assert pc.setting_figures("9x9-zero", [folder])["difference"] == 0
+    f = pc.setting_figures("9x9-zero", [folder], "wide")
+    assert (f["peer_only"], f["minebot_only"]) == (1, 1)
+
+
+def test_a_variant_needs_a_label_and_valid_options(pc, tmp_path, capsys):
+    assert pc.main(["--solver", '{"margin": 0.1}', "--cached-peer", "--out", str(tmp_path)]) == 2
+    assert "--label" in capsys.readouterr().err
+    assert pc.main(["--solver", '{"no_such_option": 1}', "--label", "x", "--cached-peer",
+                    "--out", str(tmp_path)]) == 2
+    assert "no_such_option" in capsys.readouterr().err
+
+
+def test_cached_peer_uses_only_finished_chunks_and_never_runs_it(pc, tmp_path, capsys):
+    done = _chunk(tmp_path / "9x9-zero-seed4-n3", [True, True, False], [True, False, False])
+    board = json.dumps({"cols": 9, "rows": 9, "mines": [[8, c] for c in range(9)] + [[7, 8]], "first": [2, 2]})
+    (done / "boards.jsonl").write_text((board + "\n") * 3)     # minebot has played all three already
+    (done / "peer_summary.json").write_text("{}\n")
+    (tmp_path / "9x9-zero-seed5-n3").mkdir()            # the peer never finished this one
+    assert pc.main(["--settings", "9x9-zero", "--games", "3", "--seed", "4", "--chunks", "2", "--cached-peer",
+                    "--peer", str(tmp_path / "nowhere"), "--out", str(tmp_path)]) == 0
+    record = json.loads((tmp_path / "record.json").read_text())
+    assert record["settings"][0]["games"] == 3 and record["settings"][0]["peer_only"] == 1
+    assert record["settings"][0]["folders"] == [str(done)]

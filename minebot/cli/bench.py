@@ -52,20 +52,26 @@ def _percentile(values: list[float], q: float) -> float:
 
 def _play(task: tuple) -> tuple[bool, float, list[float], float]:
     """Play one game (in a worker): (won, ms for the game, ms per solver call, CPU ms)."""
-    rows, cols, mines, rules, first, seed, layout, encoding = task
+    rows, cols, mines, rules, first, seed, layout, spec = task
     from ..game.engine import EngineGame
     from ..loop import play_game
     from ..solver import Solver
-    solver = _SOLVERS.get(encoding)
+    solver = _SOLVERS.get(spec)
     if solver is None:
-        solver = _SOLVERS[encoding] = Solver(encoding)
+        solver = _SOLVERS[spec] = Solver(**json.loads(spec))
     game = EngineGame(rows, cols, mines, rules=rules, seed=seed, layout=layout, first_click=first)
     cpu = time.process_time()
     result = play_game(game, solver)
     return result.won, result.seconds * 1000.0, result.move_ms, (time.process_time() - cpu) * 1000.0
 
 
-_SOLVERS: dict = {}
+_SOLVERS: dict = {}      # one Solver per worker and spec (its count cache is reused across games)
+
+
+def solver_spec(encoding: str = "native", options: dict | None = None) -> str:
+    """The ``Solver`` keyword arguments of a task, as canonical JSON (picklable, hashable, and
+    the same text for the same options, so a worker builds each solver once)."""
+    return json.dumps({"encoding": encoding, **(options or {})}, sort_keys=True)
 
 
 def _worker_init() -> None:
@@ -117,6 +123,7 @@ def _tasks(args) -> list[tuple]:
         if not layouts:
             raise BadInputError(f"{args.boards}: no layouts in the file")
         return layout_tasks(layouts, args.rules, first, args.encoding)
+    spec = solver_spec(args.encoding)
     if args.no_guess:
         from ..solver.noguess import no_guess_layouts
         from ..solver.solver import default_first_click
@@ -129,16 +136,18 @@ def _tasks(args) -> list[tuple]:
         if args.save_boards:
             from ..game.layouts import save_layouts
             save_layouts(args.save_boards, layouts)
-        return [(rows, cols, args.mines, args.rules, start, None, lay, args.encoding) for lay in layouts]
-    return [(rows, cols, args.mines, args.rules, first, args.seed * 1_000_003 + i, None, args.encoding)
+        return [(rows, cols, args.mines, args.rules, start, None, lay, spec) for lay in layouts]
+    return [(rows, cols, args.mines, args.rules, first, args.seed * 1_000_003 + i, None, spec)
             for i in range(args.games)]
 
 
 def layout_tasks(layouts: list, rules: str, first: tuple[int, int] | None = None,
-                 encoding: str = "native") -> list[tuple]:
+                 encoding: str = "native", options: dict | None = None) -> list[tuple]:
     """One game per fixed layout, in the task form ``play_tasks`` takes. Public so that other
-    tools (``benchmarks/peer_compare.py``) play given boards exactly as ``bench --boards`` does."""
-    return [(lay.rows, lay.cols, len(lay.mines), rules, lay.first or first, None, lay, encoding)
+    tools (``benchmarks/peer_compare.py``) play given boards exactly as ``bench --boards`` does;
+    ``options`` are further ``Solver`` keyword arguments (a variant under test)."""
+    spec = solver_spec(encoding, options)
+    return [(lay.rows, lay.cols, len(lay.mines), rules, lay.first or first, None, lay, spec)
             for lay in layouts]
 
 
