@@ -208,8 +208,10 @@ def _mean_ms(rows: list[dict]) -> float:
 
 def setting_figures(name: str, folders: list[Path], label: str = "") -> dict:
     """The figures of one setting pooled over its chunks' files (games paired within each
-    chunk), plus both sides' mean wall time per game."""
+    chunk), plus both sides' mean wall time per game. For a variant (``label``) also the
+    variant against the default solver on the games both have played (``vs_default``)."""
     paired: list[tuple[int, bool, bool]] = []
+    against_default: list[tuple[int, bool, bool]] = []
     peer_ms: list[dict] = []
     minebot_ms: list[dict] = []
     for folder in folders:
@@ -219,8 +221,25 @@ def setting_figures(name: str, folders: list[Path], label: str = "") -> dict:
         paired += chunk
         peer_ms += [row for row in peer_rows if row["i"] in both]
         minebot_ms += [row for row in minebot_rows if row["i"] in both]
-    return {"setting": name, **figures(paired),
-            "peer_ms_per_game": _mean_ms(peer_ms), "minebot_ms_per_game": _mean_ms(minebot_ms)}
+        if label:
+            default = [{"i": row["i"], "status": "won" if row["won"] else "lost"}
+                       for row in read_jsonl(folder / minebot_file(""))]
+            against_default += pair(default, minebot_rows)
+    found = {"setting": name, **figures(paired),
+             "peer_ms_per_game": _mean_ms(peer_ms), "minebot_ms_per_game": _mean_ms(minebot_ms)}
+    if label:
+        f = compare(against_default)             # A is the default solver, B the variant
+        found["vs_default"] = {"games": f["games"], "default_only": f["a_only"], "variant_only": f["b_only"],
+                               "difference": f["difference"], "stderr": f["stderr"]}
+    return found
+
+
+def variant_lines(rows: list[dict]) -> str:
+    """One line per setting: the variant against the default solver on the same boards."""
+    return "\n".join(f"{r['setting']}: variant - default {100 * v['difference']:+.2f} pp (se {100 * v['stderr']:.2f}) "
+                     f"over {v['games']} games; only the default won {v['default_only']}, "
+                     f"only the variant {v['variant_only']}"
+                     for r in rows if (v := r.get("vs_default")) is not None)
 
 
 def _rate(wins: int, games: int, ci: list[float]) -> str:
@@ -243,13 +262,16 @@ def table(rows: list[dict]) -> str:
 
 
 def write_record(out: Path, record: dict) -> None:
-    """record.json (everything) and record.md (command, commits, times and the table)."""
-    (out / "record.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    """record.json (everything) and record.md (command, commits, times and the table);
+    record-LABEL.* for a variant."""
+    stem = "record" + (f"-{record['label']}" if record.get("label") else "")    # one record per variant
+    (out / f"{stem}.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
     md = [f"    {record['command']}", "",
           f"minebot {record['minebot_commit']} (solver options {json.dumps(record.get('solver', {}))}), peer JSMinesweeper {record['peer_commit']} "
           f"({record['node']}), started {record['started']}, ended {record['ended']}"
-          + (" (interrupted)" if record["interrupted"] else ""), "", table(record["settings"]), ""]
-    (out / "record.md").write_text("\n".join(md), encoding="utf-8")
+          + (" (interrupted)" if record["interrupted"] else ""), "", table(record["settings"]), "",
+          variant_lines(record["settings"]), ""]
+    (out / f"{stem}.md").write_text("\n".join(md), encoding="utf-8")
 
 
 def _settings(text: str) -> list[str]:
@@ -359,8 +381,10 @@ def _run(args: argparse.Namespace, command: str) -> int:
     record["ended"] = _now()
     write_record(out, record)
     print(table(record["settings"]))
+    if args.label:
+        print(variant_lines(record["settings"]))
     print(f"\nminebot {record['minebot_commit']} {json.dumps(options)}, peer {record['peer_commit']}; "
-          f"record in {out}/record.md")
+          f"record in {out}/record{'-' + args.label if args.label else ''}.md")
     return interrupt_exit_code(stopped) if stopped is not None else EXIT_OK
 
 

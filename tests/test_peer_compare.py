@@ -161,3 +161,12 @@ def test_cached_peer_uses_only_finished_chunks_and_never_runs_it(pc, tmp_path, c
     record = json.loads((tmp_path / "record.json").read_text())
     assert record["settings"][0]["games"] == 3 and record["settings"][0]["peer_only"] == 1
     assert record["settings"][0]["folders"] == [str(done)]
+
+
+def test_a_variant_is_also_compared_with_the_default_game_by_game(pc, tmp_path):
+    folder = _chunk(tmp_path / "d", [True, True, False, False], [True, False, False, True])
+    _chunk(folder, [True, True, False, False], [False, True, True, True], name=pc.minebot_file("v"))
+    v = pc.setting_figures("8x8-zero", [folder], "v")["vs_default"]
+    assert (v["games"], v["default_only"], v["variant_only"]) == (4, 1, 2)
+    assert v["difference"] == pytest.approx(0.25) and v["stderr"] == pytest.approx(math.sqrt(3) / 4)
+    assert "variant - default +25.00 pp" in pc.variant_lines([{"setting": "8x8-zero", "vs_default": v}])
