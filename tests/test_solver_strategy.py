@@ -121,3 +121,54 @@ def test_step_budget_must_be_positive():
     import pytest
     with pytest.raises(ValueError):
         Solver(step_budget=0)
+
+
+def _look_ahead_by_enumeration(board, cell, second_weight: float) -> tuple[float, float]:
+    """(score, progress) of opening ``cell``, from every layout listed: for each value the cell
+    can show, the layouts where it shows that value; in that group the safest other unknown
+    cell (1 when one is safe in every layout of the group, or when nothing but mines is left),
+    blended with the second safest; weighted by the group's share of all layouts."""
+    from minebot.board import neighbours
+    unknown, layouts = brute_force(board, board.mines)
+    layouts = layouts.astype(bool)
+    k = unknown.index(cell)
+    around = [unknown.index(x) for x in neighbours(board.rows, board.cols, *cell) if x in unknown]
+    alive = layouts[~layouts[:, k]]
+    values = alive[:, around].sum(axis=1)
+    score = progress = 0.0
+    for value in np.unique(values):
+        group = alive[values == value]
+        safeties = sorted((1.0 - group[:, j].mean() for j in range(len(unknown))
+                           if j != k and not group[:, j].all()), reverse=True)
+        if not safeties or safeties[0] == 1.0:
+            blended = 1.0
+            progress += len(group) / len(layouts)
+        else:
+            second = safeties[1] if len(safeties) > 1 else safeties[0]
+            blended = safeties[0] + second_weight * (second - safeties[0])
+        score += len(group) / len(layouts) * blended
+    return score, progress
+
+
+def test_look_ahead_survival_matches_enumeration():
+    """The look-ahead's P(survive this guess and the best next move), its chance of a certain
+    cell next, and the peer-style blend with the second safest cell, against brute force."""
+    from minebot.solver.constraints import build_constraints
+    from minebot.solver.probability import CountCache, count_position
+    from minebot.solver.strategy import Guesser
+    rng = np.random.default_rng(21)
+    checked = 0
+    while checked < 60:
+        board, _ = random_position(rng, max_unknown=12)
+        cons = build_constraints(board, board.mines)
+        counts = count_position(cons)
+        for weight in (0.0, 0.2):
+            guesser = Guesser(CountCache(), second_weight=weight)
+            for cell in [tuple(map(int, x)) for x in np.argwhere(board.unknown)][:3]:
+                p_mine = Solver().analyse(board, board.mines).fraction(cell)
+                if p_mine == 1:
+                    continue
+                score, progress = guesser._look_ahead(cons, cell, counts.layouts)
+                want_score, want_progress = _look_ahead_by_enumeration(board, cell, weight)
+                assert abs(score - want_score) < 1e-9 and abs(progress - want_progress) < 1e-9
+                checked += 1

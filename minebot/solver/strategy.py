@@ -43,15 +43,26 @@ def best_safety(counts: Counts, cons: Constraints) -> tuple[float, bool]:
 
     A position whose unknown cells are all certain mines is won: safety 1.
     """
-    weights = list(counts.mine_weight)
-    if counts.background_weight is not None and cons.background:
-        weights.append(counts.background_weight)
+    best, _second, certain = two_best_safeties(counts, cons)
+    return best, certain
+
+
+def two_best_safeties(counts: Counts, cons: Constraints) -> tuple[float, float, bool]:
+    """(safest, second safest unknown cell's safety, whether some cell is certainly safe).
+
+    Cells that are mines in every layout are never played, so they do not count; with one
+    playable cell the second safety is the first (nothing else to fall back on). A position
+    whose unknown cells are all certain mines is won: both 1.
+    """
+    layouts = counts.layouts
+    weights = [w for w in counts.mine_weight if w < layouts]
+    if counts.background_weight is not None and cons.background and counts.background_weight < layouts:
+        weights += [counts.background_weight] * min(2, len(cons.background))
     if not weights:
-        return 1.0, True
-    lowest = min(weights)
-    if lowest == counts.layouts:
-        return 1.0, True
-    return 1.0 - lowest / counts.layouts, lowest == 0
+        return 1.0, 1.0, True
+    lowest = sorted(weights)[:2]
+    best = 1.0 - lowest[0] / layouts
+    return best, 1.0 - lowest[-1] / layouts, lowest[0] == 0
 
 
 def _exactly_one(cons: Constraints, lit_a: int, lit_b: int) -> bool:
@@ -97,9 +108,17 @@ class Guesser:
 
     def __init__(self, cache: CountCache, candidates: int = 4, margin: float = 0.06,
                  background_reps: int = 2, endgame_layouts: int = 200, endgame_budget: int = 2000,
-                 step_budget: int = 1200) -> None:
+                 step_budget: int = 1200, progress_weight: float = 0.0, second_weight: float = 0.0) -> None:
         if step_budget < 1:
             raise ValueError(f"step_budget must be at least 1, not {step_budget}")
+        if progress_weight < 0 or not 0 <= second_weight <= 1:
+            raise ValueError(f"progress_weight must be >= 0 and second_weight in [0, 1], "
+                             f"not {progress_weight} and {second_weight}")
+        # Score = sum_v P(v) * ((1 - second_weight) * best + second_weight * second best safety
+        # next), times (1 + progress_weight * P(a certain cell follows)). Both 0 (the default):
+        # P(survive this guess and the next move). The peer (JSMinesweeper) uses 0.2 and 0.2.
+        self.progress_weight = progress_weight
+        self.second_weight = second_weight
         self.step_budget = step_budget
         self.endgame_layouts = endgame_layouts
         self.endgame_budget = endgame_budget
@@ -149,8 +168,9 @@ class Guesser:
         # beats another's safety that one need not be looked at (same choice, less work).
         # Past the step budget the best cell so far is played (or the safest, if none). The
         # budget counts work, not time, so the choice is reproducible (see evaluation_steps).
+        lift = 1.0 + self.progress_weight         # a score is at most safety x lift
         for cell in ranked:
-            if safety[cell] < floor - 1e-9:
+            if safety[cell] * lift < floor - 1e-9:
                 continue
             found = self._look_ahead(cons, cell, layouts, safety[cell], floor, budget)
             if found is None:
@@ -158,18 +178,21 @@ class Guesser:
                     break
                 continue
             survive, progress = found
-            floor = max(floor, survive)
-            scored.append((survive, progress, safety[cell], cell))
+            score = survive * (1.0 + self.progress_weight * progress)
+            floor = max(floor, score)
+            scored.append((score, progress, safety[cell], cell))
             if budget.spent:
                 break
         if not scored:
             cell = ranked[0]
             return Choice(cell, 1.0 - safety[cell], safety[cell], "safest cell (look-ahead step budget spent)")
         scored.sort(key=lambda t: (round(t[0], 12), round(t[1], 12), t[2]), reverse=True)
-        survive, progress, s, cell = scored[0]
-        reason = (f"look-ahead: {s:.1%} safe now, {survive:.1%} to survive the next move too, "
-                  f"{progress:.0%} chance of a certain cell after it")
-        return Choice(cell, 1.0 - s, survive, reason)
+        score, progress, s, cell = scored[0]
+        plain = not (self.progress_weight or self.second_weight)     # the score is a survival chance
+        reason = (f"look-ahead: {s:.1%} safe now, "
+                  + (f"{score:.1%} to survive the next move too, " if plain else f"score {score:.3f}, ")
+                  + f"{progress:.0%} chance of a certain cell after it")
+        return Choice(cell, 1.0 - s, score, reason)
 
     @staticmethod
     def _forced_fifty_fifty(cons: Constraints, counts: Counts) -> Coord | None:
@@ -255,9 +278,10 @@ class Guesser:
         survive = 0.0
         progress = 0.0
         seen = 0.0
+        lift = 1.0 + self.progress_weight
         n = len(_neighbours(cons.shape, cell))
         for value in range(n + 1):
-            if survive + (safe - seen) < floor - 1e-9 or (budget is not None and budget.spent):
+            if (survive + (safe - seen)) * lift < floor - 1e-9 or (budget is not None and budget.spent):
                 return None
             nxt = with_revealed(cons, cell, value)
             if nxt is None:
@@ -272,7 +296,8 @@ class Guesser:
             if any_certain_safe(nxt):
                 safe_next, certain = 1.0, True
             else:
-                safe_next, certain = best_safety(counts, nxt)
+                first, second, certain = two_best_safeties(counts, nxt)
+                safe_next = first + self.second_weight * (second - first)
             survive += p_value * safe_next
             if certain:
                 progress += p_value
