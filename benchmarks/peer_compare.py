@@ -135,22 +135,49 @@ def peer_finished(folder: Path, games: int) -> bool:
     return (folder / "peer_summary.json").exists() and len(read_jsonl(folder / "peer.jsonl")) >= games
 
 
-def run_peer(node: str, peer: Path, setting: Setting, games: int, seed: int, folder: Path) -> None:
-    """Let the peer play its seeded games, unless a finished run is already in ``folder``.
+class PeerRuns:
+    """The peer's chunks of one setting, up to ``jobs`` node processes at once.
 
-    The peer cannot start in the middle of its game sequence, so an unfinished run is played
-    again from the start (its games are the same ones: they depend only on the seed)."""
-    summary = folder / "peer_summary.json"
-    if peer_finished(folder, games):
-        return
-    command = [node, str(peer / "run_js.js"), *setting.peer_args(), "--seed", str(seed), "--n", str(games),
-               "--out", str(folder / "peer.jsonl"), "--export-boards", str(folder / "boards.jsonl")]
-    done = subprocess.run(command, stdout=subprocess.PIPE, text=True)
-    if done.returncode != 0:
-        if done.returncode < 0 or done.returncode == 130:     # Ctrl-C reached node too
-            raise KeyboardInterrupt
-        raise MinebotError(f"the peer failed (exit {done.returncode}): {shlex.join(command)}")
-    summary.write_text(done.stdout.strip().splitlines()[-1] + "\n", encoding="utf-8")
+    The peer plays in one node process per run, so a long run split into chunks (one seed
+    each) can use several cores: chunks ahead of the one minebot is playing are started early.
+    A finished chunk is never played again; an unfinished one is played again from the start
+    (the peer cannot start in the middle of its game sequence; its games depend only on the seed)."""
+
+    def __init__(self, node: str, peer: Path, setting: Setting, games: int, jobs: int) -> None:
+        self.node, self.peer, self.setting, self.games, self.jobs = node, peer, setting, games, jobs
+        self.running: dict[Path, tuple[subprocess.Popen, list[str]]] = {}
+
+    def start(self, folder: Path, seed: int) -> None:
+        """Start the peer on chunk ``folder`` (seed ``seed``) unless it is finished or running."""
+        if folder in self.running or peer_finished(folder, self.games):
+            return
+        folder.mkdir(parents=True, exist_ok=True)
+        command = [self.node, str(self.peer / "run_js.js"), *self.setting.peer_args(), "--seed", str(seed),
+                   "--n", str(self.games), "--out", str(folder / "peer.jsonl"),
+                   "--export-boards", str(folder / "boards.jsonl")]
+        with open(folder / "peer_stdout.txt", "w", encoding="utf-8") as stdout:
+            self.running[folder] = (subprocess.Popen(command, stdout=stdout), command)
+
+    def wait(self, folder: Path) -> None:
+        """Wait for chunk ``folder`` and write its summary (nothing to do if it was finished)."""
+        if folder not in self.running:
+            return
+        proc, command = self.running.pop(folder)
+        code = proc.wait()
+        if code != 0:
+            if code < 0 or code == 130:     # Ctrl-C reached node too, or it was stopped
+                raise KeyboardInterrupt
+            raise MinebotError(f"the peer failed (exit {code}): {shlex.join(command)}")
+        lines = (folder / "peer_stdout.txt").read_text(encoding="utf-8").strip().splitlines()
+        (folder / "peer_summary.json").write_text(lines[-1] + "\n", encoding="utf-8")
+
+    def close(self) -> None:
+        """Stop the peer runs still going (after Ctrl-C or an error); idempotent."""
+        for proc, _ in self.running.values():
+            proc.terminate()
+        for proc, _ in self.running.values():
+            proc.wait()
+        self.running.clear()
 
 
 def minebot_file(label: str) -> str:
@@ -296,6 +323,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="play seeds SEED .. SEED+CHUNKS-1, GAMES each, and pool them: a long run resumes "
                          "chunk by chunk, since the peer cannot start in the middle of a seed (default 1)")
     ap.add_argument("--jobs", type=int, default=1, help="minebot worker processes (default 1)")
+    ap.add_argument("--peer-jobs", type=int, default=1,
+                    help="peer chunks played at once, one node process each (default 1)")
     ap.add_argument("--solver", default="{}", metavar="JSON",
                     help="minebot variant: Solver keyword arguments as a JSON object (default {}, the default "
                          "solver); needs --label")
@@ -337,8 +366,8 @@ def _solver_options(text: str, label: str) -> dict:
 def _run(args: argparse.Namespace, command: str) -> int:
     """Both sides of every chosen setting, then the table and the record (also after Ctrl-C)."""
     names = _settings(args.settings)
-    if args.games < 1 or args.jobs < 1 or args.chunks < 1:
-        raise BadInputError("--games, --jobs and --chunks must be at least 1")
+    if min(args.games, args.jobs, args.chunks, args.peer_jobs) < 1:
+        raise BadInputError("--games, --jobs, --peer-jobs and --chunks must be at least 1")
     options = _solver_options(args.solver, args.label)
     peer = Path(args.peer).resolve()
     node = check_peer(peer) if not args.cached_peer else "node"
@@ -357,21 +386,25 @@ def _run(args: argparse.Namespace, command: str) -> int:
     for name in names:
         folders = []
         t0 = time.perf_counter()
-        for seed in range(args.seed, args.seed + args.chunks):
-            folder = out / f"{name}-seed{seed}-n{args.games}"
-            if args.cached_peer and not peer_finished(folder, args.games):
-                continue
-            folder.mkdir(exist_ok=True)
-            folders.append(folder)
-            try:
+        chunks = [(seed, out / f"{name}-seed{seed}-n{args.games}")
+                  for seed in range(args.seed, args.seed + args.chunks)]
+        if args.cached_peer:
+            chunks = [(seed, folder) for seed, folder in chunks if peer_finished(folder, args.games)]
+        runs = PeerRuns(node, peer, SETTINGS[name], args.games, args.peer_jobs)
+        try:
+            for j, (seed, folder) in enumerate(chunks):
+                for ahead_seed, ahead in chunks[j:j + args.peer_jobs]:     # this chunk and the next ones
+                    runs.start(ahead, ahead_seed)
                 print(f"{name} seed {seed}: peer...", file=sys.stderr)
-                run_peer(node, peer, SETTINGS[name], args.games, seed, folder)
+                runs.wait(folder)
+                folders.append(folder)
                 if not args.peer_only:
                     print(f"{name} seed {seed}: minebot...", file=sys.stderr)
                     run_minebot(SETTINGS[name], folder, args.jobs, options, args.label)
-            except KeyboardInterrupt as exc:      # what both sides finished of this setting still counts
-                stopped = exc
-                break
+        except KeyboardInterrupt as exc:      # what both sides finished of this setting still counts
+            stopped = exc
+        finally:
+            runs.close()
         record["settings"].append({**setting_figures(name, folders, args.label),
                                    "folders": [str(f) for f in folders],
                                    "wall_s": round(time.perf_counter() - t0, 1)})

@@ -170,3 +170,23 @@ def test_a_variant_is_also_compared_with_the_default_game_by_game(pc, tmp_path):
     assert (v["games"], v["default_only"], v["variant_only"]) == (4, 1, 2)
     assert v["difference"] == pytest.approx(0.25) and v["stderr"] == pytest.approx(math.sqrt(3) / 4)
     assert "variant - default +25.00 pp" in pc.variant_lines([{"setting": "8x8-zero", "vs_default": v}])
+
+
+@pytest.mark.skipif(shutil.which("node") is None or not (BENCH.parents[1] / "shared" / "peers" / "jsminesweeper"
+                                                            / "run_js.js").is_file(),
+                    reason="needs node and the peer in ../shared/peers/jsminesweeper")
+def test_chunks_played_by_two_peer_processes_pool_into_one_setting(pc, tmp_path):
+    args = ["--settings", "9x9-zero", "--games", "3", "--seed", "7", "--chunks", "2", "--peer-jobs", "2",
+            "--out", str(tmp_path)]
+    assert pc.main(args) == 0
+    row = json.loads((tmp_path / "record.json").read_text())["settings"][0]
+    assert row["games"] == 6 and len(row["folders"]) == 2
+    for seed in (7, 8):
+        folder = tmp_path / f"9x9-zero-seed{seed}-n3"
+        assert json.loads((folder / "peer_summary.json").read_text())["played"] == 3
+        assert len(pc.read_jsonl(folder / "minebot.jsonl")) == 3
+    # the peer's results alone are enough for a variant: it never runs the peer again
+    before = (tmp_path / "9x9-zero-seed7-n3" / "peer.jsonl").stat().st_mtime_ns
+    assert pc.main([*args, "--cached-peer", "--solver", '{"margin": 0.1}', "--label", "wide"]) == 0
+    assert (tmp_path / "9x9-zero-seed7-n3" / "peer.jsonl").stat().st_mtime_ns == before
+    assert json.loads((tmp_path / "record-wide.json").read_text())["settings"][0]["vs_default"]["games"] == 6
