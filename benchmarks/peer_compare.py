@@ -348,16 +348,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _solver_options(text: str, label: str) -> dict:
-    """The variant's Solver options, checked by building a Solver (a typo fails here, in one
-    line, not in a worker halfway through)."""
-    try:
-        options = json.loads(text)
-        if not isinstance(options, dict):
-            raise ValueError("not a JSON object")
-        from minebot.solver import Solver
-        Solver(**options)
-    except (ValueError, TypeError) as err:
-        raise BadInputError(f"--solver {text!r}: {err}") from None
+    """The variant's Solver options (checked as ``minebot bench --solver`` checks them) and its label."""
+    from minebot.cli.bench import solver_options
+    options = solver_options(text)
     if options and not re.fullmatch(r"[A-Za-z0-9_.-]+", label):
         raise BadInputError("--solver needs --label NAME (letters, digits, _ . -) for its results file")
     return options

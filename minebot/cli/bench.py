@@ -39,8 +39,30 @@ def register(sub) -> None:
                    help="with --no-guess: also write the generated layouts to this JSONL file")
     p.add_argument("--encoding", default="native", choices=("native", "binomial"),
                    help="backbone encoding (default native)")
+    p.add_argument("--solver", default=None, metavar="JSON",
+                   help="Solver tuning as a JSON object, e.g. '{\"step_budget\": 4000}' (a larger guess "
+                        "budget): to measure a variant's strength and speed on the same games")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(func=run)
+
+
+def solver_options(text: str | None) -> dict:
+    """``--solver``: Solver keyword arguments, checked here by building a Solver, so a typo is
+    one line before the first game rather than a traceback in a worker."""
+    from ..errors import BadInputError
+    if text is None:
+        return {}
+    try:
+        options = json.loads(text)
+        if not isinstance(options, dict):
+            raise ValueError("not a JSON object")
+        if "encoding" in options:
+            raise ValueError("the encoding is --encoding")
+        from ..solver import Solver
+        Solver(**options)
+    except (ValueError, TypeError) as err:
+        raise BadInputError(f"--solver {text}: {err}") from None
+    return options
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -122,8 +144,8 @@ def _tasks(args) -> list[tuple]:
         layouts = load_layouts(args.boards)
         if not layouts:
             raise BadInputError(f"{args.boards}: no layouts in the file")
-        return layout_tasks(layouts, args.rules, first, args.encoding)
-    spec = solver_spec(args.encoding)
+        return layout_tasks(layouts, args.rules, first, args.encoding, solver_options(args.solver))
+    spec = solver_spec(args.encoding, solver_options(args.solver))
     if args.no_guess:
         from ..solver.noguess import no_guess_layouts
         from ..solver.solver import default_first_click
