@@ -180,3 +180,20 @@ def test_look_ahead_survival_matches_enumeration():
             checked += 1
             blended += abs(_look_ahead_by_enumeration(board, cell, 0.0)[0] - want_score) > 1e-6
     assert checked >= 60 and blended >= 12
+
+
+def test_potential_fifty_fifty_counts_pairs_nothing_can_tell_apart():
+    from minebot.solver.constraints import build_constraints
+    from minebot.solver.probability import count_position
+    from minebot.solver.strategy import potential_fifty_fifty
+    # Two cells under two 1s, nothing beyond their ends: a 50/50 in every layout.
+    board = Board.parse('{"mines": 1}\n11\n--\n')
+    cons = build_constraints(board, 1)
+    counts = count_position(cons)
+    assert counts.layouts == 2 and potential_fifty_fifty(cons, counts, (1, 0)) == 1
+    # The same two cells with unknown cells beyond one end that are certainly safe: opening
+    # them will tell the pair apart, so it is no potential 50/50 (though 50/50 now).
+    board = Board.parse('{"mines": 1}\n11-\n---\n')
+    cons = build_constraints(board, 1)
+    counts = count_position(cons)
+    assert counts.layouts == 2 and potential_fifty_fifty(cons, counts, (1, 0)) == 0

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from ..board import neighbours
 from .backbone import _solver_for, any_certain_safe, frontier_bounds
 from .endgame import Endgame, enumerate_layouts
-from .constraints import Constraints, with_revealed
+from .constraints import Constraints, with_fixed, with_revealed
 from .probability import CountCache, Counts, count_position
 
 Coord = tuple[int, int]
@@ -108,7 +108,8 @@ class Guesser:
 
     def __init__(self, cache: CountCache, candidates: int = 4, margin: float = 0.06,
                  background_reps: int = 2, endgame_layouts: int = 200, endgame_budget: int = 2000,
-                 step_budget: int = 1200, progress_weight: float = 0.0, second_weight: float = 0.0) -> None:
+                 step_budget: int = 1200, progress_weight: float = 0.0, second_weight: float = 0.0,
+                 fifty_weight: float = 0.0) -> None:
         if step_budget < 1:
             raise ValueError(f"step_budget must be at least 1, not {step_budget}")
         if progress_weight < 0 or not 0 <= second_weight <= 1:
@@ -119,6 +120,13 @@ class Guesser:
         # P(survive this guess and the next move). The peer (JSMinesweeper) uses 0.2 and 0.2.
         self.progress_weight = progress_weight
         self.second_weight = second_weight
+        # Score x (1 + fifty_weight x the share of the cell's safe layouts in which it is part of
+        # a potential 50/50, see potential_fifty_fifty): such a cell will likely have to be
+        # guessed at even odds anyway, so guessing it now costs less than its risk says. The
+        # peer uses 0.9 (with its own pattern list); 0 (default) leaves it out.
+        if fifty_weight < 0:
+            raise ValueError(f"fifty_weight must be >= 0, not {fifty_weight}")
+        self.fifty_weight = fifty_weight
         self.step_budget = step_budget
         self.endgame_layouts = endgame_layouts
         self.endgame_budget = endgame_budget
@@ -168,17 +176,21 @@ class Guesser:
         # beats another's safety that one need not be looked at (same choice, less work).
         # Past the step budget the best cell so far is played (or the safest, if none). The
         # budget counts work, not time, so the choice is reproducible (see evaluation_steps).
-        lift = 1.0 + self.progress_weight         # a score is at most safety x lift
         for cell in ranked:
+            fifty = 1.0
+            if self.fifty_weight and safety[cell] > 0:
+                share = potential_fifty_fifty(cons, counts, cell, self.cache) / (safety[cell] * layouts)
+                fifty += self.fifty_weight * share
+            lift = fifty * (1.0 + self.progress_weight)       # a score is at most safety x lift
             if safety[cell] * lift < floor - 1e-9:
                 continue
-            found = self._look_ahead(cons, cell, layouts, safety[cell], floor, budget)
+            found = self._look_ahead(cons, cell, layouts, safety[cell], floor, budget, fifty)
             if found is None:
                 if budget.spent:
                     break
                 continue
             survive, progress = found
-            score = survive * (1.0 + self.progress_weight * progress)
+            score = survive * fifty * (1.0 + self.progress_weight * progress)
             floor = max(floor, score)
             scored.append((score, progress, safety[cell], cell))
             if budget.spent:
@@ -188,7 +200,7 @@ class Guesser:
             return Choice(cell, 1.0 - safety[cell], safety[cell], "safest cell (look-ahead step budget spent)")
         scored.sort(key=lambda t: (round(t[0], 12), round(t[1], 12), t[2]), reverse=True)
         score, progress, s, cell = scored[0]
-        plain = not (self.progress_weight or self.second_weight)     # the score is a survival chance
+        plain = not (self.progress_weight or self.second_weight or self.fifty_weight)   # a survival chance
         reason = (f"look-ahead: {s:.1%} safe now, "
                   + (f"{score:.1%} to survive the next move too, " if plain else f"score {score:.3f}, ")
                   + f"{progress:.0%} chance of a certain cell after it")
@@ -269,7 +281,8 @@ class Guesser:
         return reps
 
     def _look_ahead(self, cons: Constraints, cell: Coord, layouts: int, safe: float = 1.0,
-                    floor: float = -1.0, budget: "_Budget | None" = None) -> tuple[float, float] | None:
+                    floor: float = -1.0, budget: "_Budget | None" = None,
+                    fifty: float = 1.0) -> tuple[float, float] | None:
         """(P(this guess and the best next move are both safe), P(a certain cell follows)).
 
         None as soon as the score provably stays below ``floor``: what is left of the cell's
@@ -278,7 +291,7 @@ class Guesser:
         survive = 0.0
         progress = 0.0
         seen = 0.0
-        lift = 1.0 + self.progress_weight
+        lift = fifty * (1.0 + self.progress_weight)
         n = len(_neighbours(cons.shape, cell))
         for value in range(n + 1):
             if (survive + (safe - seen)) * lift < floor - 1e-9 or (budget is not None and budget.spent):
@@ -302,3 +315,43 @@ class Guesser:
             if certain:
                 progress += p_value
         return survive, progress
+
+
+def potential_fifty_fifty(cons: Constraints, counts: Counts, cell: Coord, cache: CountCache | None = None) -> int:
+    """Layouts in which ``cell`` is one of two adjacent cells that nothing can tell apart.
+
+    Two unknown cells side by side are seen alike by every cell beside them; only the cells
+    beyond their two ends (up to six) can tell them apart. If those are all off the board or
+    mines, the pair is a 50/50 whenever it holds one mine. For each such pair through ``cell``
+    (end cells unknown, none revealed, at most three of them not yet certain mines) this counts
+    the layouts with those end cells mines, the first cell a mine and the second safe, the
+    pattern the peer (JSMinesweeper) counts as its "50/50 influence". The sum is capped at the
+    cell's mine and safe layouts."""
+    rows, cols = cons.shape
+    r, c = cell
+    unknown = set(cons.index) | set(cons.background)
+    weights = counts.mine_weight
+    background_mine = counts.background_weight == counts.layouts
+
+    def certain_mine(x: Coord) -> bool:
+        return weights[cons.index[x]] == counts.layouts if x in cons.index else background_mine
+
+    pairs = []
+    for c0 in (c - 1, c):            # side by side: ends are the columns c0 - 1 and c0 + 2
+        pairs.append((((r, c0), (r, c0 + 1)), [(r + dr, c1) for c1 in (c0 - 1, c0 + 2) for dr in (-1, 0, 1)]))
+    for r0 in (r - 1, r):            # one above the other: ends are the rows r0 - 1 and r0 + 2
+        pairs.append((((r0, c), (r0 + 1, c)), [(r1, c + dc) for r1 in (r0 - 1, r0 + 2) for dc in (-1, 0, 1)]))
+    total = 0
+    for (a, b), ends in pairs:
+        if not all(x in unknown and not certain_mine(x) for x in (a, b)):
+            continue
+        ends = [x for x in ends if 0 <= x[0] < rows and 0 <= x[1] < cols]
+        if any(x not in unknown for x in ends):
+            continue                 # a revealed end cell tells the two apart
+        missing = [x for x in ends if not certain_mine(x)]
+        if len(missing) + 1 > 4 or (cons.mines_left is not None and len(missing) + 1 > cons.mines_left):
+            continue
+        found = count_position(with_fixed(cons, [*missing, a], [b]), cache)
+        total += found.layouts if found is not None else 0
+    mine = weights[cons.index[cell]] if cell in cons.index else (counts.background_weight or 0)
+    return min(total, mine, counts.layouts - mine)
