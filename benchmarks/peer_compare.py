@@ -135,6 +135,57 @@ def peer_finished(folder: Path, games: int) -> bool:
     return (folder / "peer_summary.json").exists() and len(read_jsonl(folder / "peer.jsonl")) >= games
 
 
+DEFAULT_CACHE = HERE / "peer_results"
+
+
+def cache_file(cache: Path, folder: Path) -> Path:
+    """The kept results of the peer's chunk ``folder`` (same name: setting, seed, games)."""
+    return cache / f"{folder.name}.json"
+
+
+def keep_peer_results(cache: Path, folder: Path, setting: Setting, seed: int, peer_version: str) -> None:
+    """Keep a finished chunk's peer results in ``cache``: its summary and one character per
+    game (1 won, 0 lost) plus its time. A few kB per 1000 games, against the hours the peer
+    takes to play them; the boards are not kept, ``peer_boards.js`` rebuilds them in seconds."""
+    target = cache_file(cache, folder)
+    if target.exists():
+        return
+    rows = read_jsonl(folder / "peer.jsonl")
+    cache.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps({
+        "setting": setting.peer_args(), "seed": seed, "games": len(rows), "peer_commit": peer_version,
+        "summary": json.loads((folder / "peer_summary.json").read_text(encoding="utf-8")),
+        "won": "".join("1" if row["status"] == "won" else "0" for row in rows),
+        "ms": [round(row["ms"]) for row in rows]}) + "\n", encoding="utf-8")
+
+
+def restore_peer_results(node: str, peer: Path, cache: Path, folder: Path, setting: Setting, seed: int,
+                         games: int) -> bool:
+    """Rebuild a chunk from the kept results: the peer's per-game results from ``cache`` and its
+    boards from its generator (``peer_boards.js``, seconds). False when nothing is kept for it."""
+    source = cache_file(cache, folder)
+    if not source.exists():
+        return False
+    kept = json.loads(source.read_text(encoding="utf-8"))
+    if kept["setting"] != setting.peer_args() or kept["seed"] != seed or kept["games"] < games:
+        raise BadInputError(f"{source}: kept for other games ({kept['setting']}, seed {kept['seed']})")
+    folder.mkdir(parents=True, exist_ok=True)
+    command = [node, str(HERE / "peer_boards.js"), "--peer", str(peer), *setting.peer_args(),
+               "--seed", str(seed), "--n", str(games)]
+    with open(folder / "boards.jsonl", "w", encoding="utf-8") as boards:
+        try:
+            code = subprocess.run(command, stdout=boards).returncode
+        except OSError as exc:
+            raise PeerMissingError(f"cannot rebuild the peer's boards: {node}: {exc.strerror}") from None
+        if code != 0:
+            raise MinebotError(f"rebuilding the peer's boards failed: {shlex.join(command)}")
+    (folder / "peer.jsonl").write_text("".join(
+        json.dumps({"i": i, "status": "won" if won == "1" else "lost", "ms": ms}) + "\n"
+        for i, (won, ms) in enumerate(zip(kept["won"][:games], kept["ms"]), start=1)), encoding="utf-8")
+    (folder / "peer_summary.json").write_text(json.dumps(kept["summary"]) + "\n", encoding="utf-8")
+    return True
+
+
 class PeerRuns:
     """The peer's chunks of one setting, up to ``jobs`` node processes at once.
 
@@ -143,26 +194,30 @@ class PeerRuns:
     A finished chunk is never played again; an unfinished one is played again from the start
     (the peer cannot start in the middle of its game sequence; its games depend only on the seed)."""
 
-    def __init__(self, node: str, peer: Path, setting: Setting, games: int, jobs: int) -> None:
+    def __init__(self, node: str, peer: Path, setting: Setting, games: int, jobs: int, cache: Path) -> None:
         self.node, self.peer, self.setting, self.games, self.jobs = node, peer, setting, games, jobs
-        self.running: dict[Path, tuple[subprocess.Popen, list[str]]] = {}
+        self.cache = cache
+        self.running: dict[Path, tuple[subprocess.Popen, list[str], int]] = {}
 
     def start(self, folder: Path, seed: int) -> None:
-        """Start the peer on chunk ``folder`` (seed ``seed``) unless it is finished or running."""
+        """Start the peer on chunk ``folder`` (seed ``seed``) unless it is finished or running,
+        or its results are kept in the cache (then only its boards are rebuilt)."""
         if folder in self.running or peer_finished(folder, self.games):
+            return
+        if restore_peer_results(self.node, self.peer, self.cache, folder, self.setting, seed, self.games):
             return
         folder.mkdir(parents=True, exist_ok=True)
         command = [self.node, str(self.peer / "run_js.js"), *self.setting.peer_args(), "--seed", str(seed),
                    "--n", str(self.games), "--out", str(folder / "peer.jsonl"),
                    "--export-boards", str(folder / "boards.jsonl")]
         with open(folder / "peer_stdout.txt", "w", encoding="utf-8") as stdout:
-            self.running[folder] = (subprocess.Popen(command, stdout=stdout), command)
+            self.running[folder] = (subprocess.Popen(command, stdout=stdout), command, seed)
 
     def wait(self, folder: Path) -> None:
         """Wait for chunk ``folder`` and write its summary (nothing to do if it was finished)."""
         if folder not in self.running:
             return
-        proc, command = self.running.pop(folder)
+        proc, command, seed = self.running.pop(folder)
         code = proc.wait()
         if code != 0:
             if code < 0 or code == 130:     # Ctrl-C reached node too, or it was stopped
@@ -170,12 +225,13 @@ class PeerRuns:
             raise MinebotError(f"the peer failed (exit {code}): {shlex.join(command)}")
         lines = (folder / "peer_stdout.txt").read_text(encoding="utf-8").strip().splitlines()
         (folder / "peer_summary.json").write_text(lines[-1] + "\n", encoding="utf-8")
+        keep_peer_results(self.cache, folder, self.setting, seed, peer_commit(self.peer))
 
     def close(self) -> None:
         """Stop the peer runs still going (after Ctrl-C or an error); idempotent."""
-        for proc, _ in self.running.values():
+        for proc, *_ in self.running.values():
             proc.terminate()
-        for proc, _ in self.running.values():
+        for proc, *_ in self.running.values():
             proc.wait()
         self.running.clear()
 
@@ -330,6 +386,9 @@ def main(argv: list[str] | None = None) -> int:
                          "solver); needs --label")
     ap.add_argument("--label", default="", help="name of the variant's results file, minebot-LABEL.jsonl; "
                                                 "the peer's results are shared by every variant")
+    ap.add_argument("--cache", default=str(DEFAULT_CACHE),
+                    help="the peer's kept per-game results, one file per chunk: a chunk found there is not "
+                         "played by the peer again, only its boards are rebuilt (default benchmarks/peer_results)")
     side = ap.add_mutually_exclusive_group()
     side.add_argument("--peer-only", action="store_true", help="only let the peer play (to compute its results once)")
     side.add_argument("--cached-peer", action="store_true",
@@ -364,6 +423,7 @@ def _run(args: argparse.Namespace, command: str) -> int:
     options = _solver_options(args.solver, args.label)
     peer = Path(args.peer).resolve()
     node = check_peer(peer) if not args.cached_peer else "node"
+    cache = Path(args.cache)
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -382,8 +442,9 @@ def _run(args: argparse.Namespace, command: str) -> int:
         chunks = [(seed, out / f"{name}-seed{seed}-n{args.games}")
                   for seed in range(args.seed, args.seed + args.chunks)]
         if args.cached_peer:
-            chunks = [(seed, folder) for seed, folder in chunks if peer_finished(folder, args.games)]
-        runs = PeerRuns(node, peer, SETTINGS[name], args.games, args.peer_jobs)
+            chunks = [(seed, folder) for seed, folder in chunks
+                      if peer_finished(folder, args.games) or cache_file(cache, folder).exists()]
+        runs = PeerRuns(node, peer, SETTINGS[name], args.games, args.peer_jobs, cache)
         try:
             for j, (seed, folder) in enumerate(chunks):
                 for ahead_seed, ahead in chunks[j:j + args.peer_jobs]:     # this chunk and the next ones

@@ -102,7 +102,8 @@ def test_peer_commit_is_read_from_its_readme(pc, tmp_path):
                                                             / "run_js.js").is_file(),
                     reason="needs node and the peer in ../shared/peers/jsminesweeper")
 def test_tiny_real_comparison_pairs_every_game_and_resumes(pc, tmp_path, capsys):
-    args = ["--settings", "9x9-zero", "--games", "5", "--seed", "3", "--out", str(tmp_path)]
+    args = ["--settings", "9x9-zero", "--games", "5", "--seed", "3", "--out", str(tmp_path),
+            "--cache", str(tmp_path / "cache")]
     assert pc.main(args) == 0
     record = json.loads((tmp_path / "record.json").read_text())
     assert record["settings"][0]["games"] == 5 and len(record["minebot_commit"]) >= 40
@@ -157,7 +158,7 @@ def test_cached_peer_uses_only_finished_chunks_and_never_runs_it(pc, tmp_path, c
     (done / "peer_summary.json").write_text("{}\n")
     (tmp_path / "9x9-zero-seed5-n3").mkdir()            # the peer never finished this one
     assert pc.main(["--settings", "9x9-zero", "--games", "3", "--seed", "4", "--chunks", "2", "--cached-peer",
-                    "--peer", str(tmp_path / "nowhere"), "--out", str(tmp_path)]) == 0
+                    "--peer", str(tmp_path / "nowhere"), "--out", str(tmp_path), "--cache", str(tmp_path / "c")]) == 0
     record = json.loads((tmp_path / "record.json").read_text())
     assert record["settings"][0]["games"] == 3 and record["settings"][0]["peer_only"] == 1
     assert record["settings"][0]["folders"] == [str(done)]
@@ -177,7 +178,7 @@ def test_a_variant_is_also_compared_with_the_default_game_by_game(pc, tmp_path):
                     reason="needs node and the peer in ../shared/peers/jsminesweeper")
 def test_chunks_played_by_two_peer_processes_pool_into_one_setting(pc, tmp_path):
     args = ["--settings", "9x9-zero", "--games", "3", "--seed", "7", "--chunks", "2", "--peer-jobs", "2",
-            "--out", str(tmp_path)]
+            "--out", str(tmp_path), "--cache", str(tmp_path / "cache")]
     assert pc.main(args) == 0
     row = json.loads((tmp_path / "record.json").read_text())["settings"][0]
     assert row["games"] == 6 and len(row["folders"]) == 2
@@ -190,3 +191,24 @@ def test_chunks_played_by_two_peer_processes_pool_into_one_setting(pc, tmp_path)
     assert pc.main([*args, "--cached-peer", "--solver", '{"margin": 0.1}', "--label", "wide"]) == 0
     assert (tmp_path / "9x9-zero-seed7-n3" / "peer.jsonl").stat().st_mtime_ns == before
     assert json.loads((tmp_path / "record-wide.json").read_text())["settings"][0]["vs_default"]["games"] == 6
+
+
+@pytest.mark.skipif(shutil.which("node") is None or not (BENCH.parents[1] / "shared" / "peers" / "jsminesweeper"
+                                                            / "run_js.js").is_file(),
+                    reason="needs node and the peer in ../shared/peers/jsminesweeper")
+def test_kept_peer_results_rebuild_the_same_chunk_without_the_peer_playing(pc, tmp_path):
+    """A chunk the peer played is kept in the cache (a few bytes per game); in a fresh folder
+    the chunk comes back from it: the same boards (rebuilt by peer_boards.js from the peer's
+    generator), the same per-game results, and minebot's figures the same."""
+    first = tmp_path / "first"
+    args = ["--settings", "8x8-zero", "--games", "4", "--seed", "11", "--cache", str(tmp_path / "cache")]
+    assert pc.main([*args, "--out", str(first)]) == 0
+    kept = json.loads((tmp_path / "cache" / "8x8-zero-seed11-n4.json").read_text())
+    assert len(kept["won"]) == 4 and kept["seed"] == 11
+    again = tmp_path / "again"
+    assert pc.main([*args, "--out", str(again), "--peer-only"]) == 0
+    chunk = "8x8-zero-seed11-n4"
+    assert not (again / chunk / "peer_stdout.txt").exists()           # the peer did not play
+    assert (again / chunk / "boards.jsonl").read_text() == (first / chunk / "boards.jsonl").read_text()
+    status = [row["status"] for row in pc.read_jsonl(first / chunk / "peer.jsonl")]
+    assert [row["status"] for row in pc.read_jsonl(again / chunk / "peer.jsonl")] == status
