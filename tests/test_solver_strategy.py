@@ -197,3 +197,15 @@ def test_potential_fifty_fifty_counts_pairs_nothing_can_tell_apart():
     cons = build_constraints(board, 1)
     counts = count_position(cons)
     assert counts.layouts == 2 and potential_fifty_fifty(cons, counts, (1, 0)) == 0
+
+
+def test_pseudo_fifty_fifty_is_a_cell_that_is_a_mine_only_inside_such_a_pair():
+    from minebot.solver.constraints import build_constraints
+    from minebot.solver.probability import count_position
+    from minebot.solver.strategy import pseudo_fifty_fifty
+    board = Board.parse('{"mines": 1}\n11\n--\n')
+    cons = build_constraints(board, 1)
+    assert pseudo_fifty_fifty(cons, count_position(cons)) == (1, 0)
+    board = Board.parse('{"mines": 1}\n11-\n---\n')      # the cells beyond the end will tell them apart
+    cons = build_constraints(board, 1)
+    assert pseudo_fifty_fifty(cons, count_position(cons)) is None

@@ -109,7 +109,7 @@ class Guesser:
     def __init__(self, cache: CountCache, candidates: int = 4, margin: float = 0.06,
                  background_reps: int = 2, endgame_layouts: int = 200, endgame_budget: int = 2000,
                  step_budget: int = 1200, progress_weight: float = 0.0, second_weight: float = 0.0,
-                 fifty_weight: float = 0.0) -> None:
+                 fifty_weight: float = 0.0, pseudo_fifty: bool = False) -> None:
         if step_budget < 1:
             raise ValueError(f"step_budget must be at least 1, not {step_budget}")
         if progress_weight < 0 or not 0 <= second_weight <= 1:
@@ -127,6 +127,7 @@ class Guesser:
         if fifty_weight < 0:
             raise ValueError(f"fifty_weight must be >= 0, not {fifty_weight}")
         self.fifty_weight = fifty_weight
+        self.pseudo_fifty = pseudo_fifty     # guess a pseudo-50/50 before the look-ahead
         self.step_budget = step_budget
         self.endgame_layouts = endgame_layouts
         self.endgame_budget = endgame_budget
@@ -168,6 +169,12 @@ class Guesser:
                 p = 1.0 - safety.get(cell, self._safety_of(cons, counts, cell))
                 return Choice(cell, p, win, f"endgame search over {counts.layouts} layouts: "
                                             f"{win:.1%} to win from here")
+        if self.pseudo_fifty:
+            pseudo = pseudo_fifty_fifty(cons, counts, self.cache)
+            if pseudo is not None:
+                return Choice(pseudo, 1.0 - safety[pseudo], safety[pseudo],
+                              "pseudo-50/50: a mine only where it is half of a 50/50 nothing can "
+                              "resolve, so its risk comes anyway: take it now")
         scored = []
         floor = -1.0
         budget = _Budget(self.step_budget)
@@ -317,16 +324,10 @@ class Guesser:
         return survive, progress
 
 
-def potential_fifty_fifty(cons: Constraints, counts: Counts, cell: Coord, cache: CountCache | None = None) -> int:
-    """Layouts in which ``cell`` is one of two adjacent cells that nothing can tell apart.
-
-    Two unknown cells side by side are seen alike by every cell beside them; only the cells
-    beyond their two ends (up to six) can tell them apart. If those are all off the board or
-    mines, the pair is a 50/50 whenever it holds one mine. For each such pair through ``cell``
-    (end cells unknown, none revealed, at most three of them not yet certain mines) this counts
-    the layouts with those end cells mines, the first cell a mine and the second safe, the
-    pattern the peer (JSMinesweeper) counts as its "50/50 influence". The sum is capped at the
-    cell's mine and safe layouts."""
+def _fifty_fifty_tallies(cons: Constraints, counts: Counts, cell: Coord, cache: CountCache | None,
+                         max_missing: int) -> list[int]:
+    """Per pair of unknown cells side by side through ``cell``: the layouts in which nothing
+    can ever tell the two apart and the first holds the mine (see potential_fifty_fifty)."""
     rows, cols = cons.shape
     r, c = cell
     unknown = set(cons.index) | set(cons.background)
@@ -341,7 +342,7 @@ def potential_fifty_fifty(cons: Constraints, counts: Counts, cell: Coord, cache:
         pairs.append((((r, c0), (r, c0 + 1)), [(r + dr, c1) for c1 in (c0 - 1, c0 + 2) for dr in (-1, 0, 1)]))
     for r0 in (r - 1, r):            # one above the other: ends are the rows r0 - 1 and r0 + 2
         pairs.append((((r0, c), (r0 + 1, c)), [(r1, c + dc) for r1 in (r0 - 1, r0 + 2) for dc in (-1, 0, 1)]))
-    total = 0
+    tallies = []
     for (a, b), ends in pairs:
         if not all(x in unknown and not certain_mine(x) for x in (a, b)):
             continue
@@ -349,9 +350,40 @@ def potential_fifty_fifty(cons: Constraints, counts: Counts, cell: Coord, cache:
         if any(x not in unknown for x in ends):
             continue                 # a revealed end cell tells the two apart
         missing = [x for x in ends if not certain_mine(x)]
-        if len(missing) + 1 > 4 or (cons.mines_left is not None and len(missing) + 1 > cons.mines_left):
+        if len(missing) > max_missing or (cons.mines_left is not None and len(missing) + 1 > cons.mines_left):
             continue
         found = count_position(with_fixed(cons, [*missing, a], [b]), cache)
-        total += found.layouts if found is not None else 0
-    mine = weights[cons.index[cell]] if cell in cons.index else (counts.background_weight or 0)
+        tallies.append(found.layouts if found is not None else 0)
+    return tallies
+
+
+def potential_fifty_fifty(cons: Constraints, counts: Counts, cell: Coord, cache: CountCache | None = None) -> int:
+    """Layouts in which ``cell`` is one of two adjacent cells that nothing can tell apart.
+
+    Two unknown cells side by side are seen alike by every cell beside them; only the cells
+    beyond their two ends (up to six) can tell them apart. If those are all off the board or
+    mines, the pair is a 50/50 whenever it holds one mine. For each such pair through ``cell``
+    (end cells unknown, none revealed, at most three of them not yet certain mines) this counts
+    the layouts with those end cells mines, the first cell a mine and the second safe, the
+    pattern the peer (JSMinesweeper) counts as its "50/50 influence". The sum is capped at the
+    cell's mine and safe layouts."""
+    total = sum(_fifty_fifty_tallies(cons, counts, cell, cache, 3))
+    mine = counts.mine_weight[cons.index[cell]] if cell in cons.index else (counts.background_weight or 0)
     return min(total, mine, counts.layouts - mine)
+
+
+def pseudo_fifty_fifty(cons: Constraints, counts: Counts, cache: CountCache | None = None) -> Coord | None:
+    """The safest frontier cell that is a mine only where it is half of a 50/50 nothing can resolve.
+
+    In every layout where such a cell is a mine, it and its neighbour form the pattern of
+    potential_fifty_fifty (with at most one end cell still to be a mine); swapping the two
+    gives as many layouts where the neighbour is the mine. So the cell is "a 50/50 or safe":
+    its risk has to be taken sooner or later, and taking it now gains its number at no extra
+    risk. The peer calls this a pseudo-50/50 and guesses it at once."""
+    found = None
+    for v, cell in enumerate(cons.cells):
+        weight = counts.mine_weight[v]
+        if 0 < weight < counts.layouts and (found is None or weight < found[0]):
+            if weight in _fifty_fifty_tallies(cons, counts, cell, cache, 1):
+                found = (weight, cell)
+    return None if found is None else found[1]
