@@ -392,7 +392,8 @@ def main(argv: list[str] | None = None) -> int:
     side = ap.add_mutually_exclusive_group()
     side.add_argument("--peer-only", action="store_true", help="only let the peer play (to compute its results once)")
     side.add_argument("--cached-peer", action="store_true",
-                      help="use only chunks the peer has finished already; never start the peer")
+                      help="use only chunks the peer has finished already (in --out or kept in --cache); "
+                           "never start the peer")
     ap.add_argument("--out", default=str(ROOT / "out" / "peer_compare"),
                     help="folder of the per-game files and the record (default out/peer_compare)")
     ap.add_argument("--peer", default=str(DEFAULT_PEER),
