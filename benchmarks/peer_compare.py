@@ -15,6 +15,12 @@ command again resumes: a finished peer run is not repeated and minebot goes on f
 game. Ctrl-C prints the table of the games both sides have finished. ``record.json`` and
 ``record.md`` in ``--out`` name the exact command, both commits and the times.
 
+The peer's results are computed once and reused: a minebot variant (``--solver JSON --label
+NAME``) plays the same boards into its own ``minebot-NAME.jsonl`` and is paired with the
+peer's results already there (``--cached-peer`` never starts the peer, ``--peer-only`` runs
+only the peer). ``--chunks K`` splits a long run into seeds SEED .. SEED+K-1 and pools them,
+so an interrupted run loses at most one chunk of the peer's work.
+
 The peer is not part of minebot: neither its tests nor its runtime need it. Get it as
 described in the message printed when it is missing.
 """
@@ -124,34 +130,129 @@ def read_jsonl(path: Path) -> list[dict]:
     return rows
 
 
-def run_peer(node: str, peer: Path, setting: Setting, games: int, seed: int, folder: Path) -> None:
-    """Let the peer play its seeded games, unless a finished run is already in ``folder``.
+def peer_finished(folder: Path, games: int) -> bool:
+    """Whether the peer's run in ``folder`` is complete (its summary written, every game there)."""
+    return (folder / "peer_summary.json").exists() and len(read_jsonl(folder / "peer.jsonl")) >= games
 
-    The peer cannot start in the middle of its game sequence, so an unfinished run is played
-    again from the start (its games are the same ones: they depend only on the seed)."""
-    summary = folder / "peer_summary.json"
-    if summary.exists() and len(read_jsonl(folder / "peer.jsonl")) >= games:
+
+DEFAULT_CACHE = HERE / "peer_results"
+
+
+def cache_file(cache: Path, folder: Path) -> Path:
+    """The kept results of the peer's chunk ``folder`` (same name: setting, seed, games)."""
+    return cache / f"{folder.name}.json"
+
+
+def keep_peer_results(cache: Path, folder: Path, setting: Setting, seed: int, peer_version: str) -> None:
+    """Keep a finished chunk's peer results in ``cache``: its summary and one character per
+    game (1 won, 0 lost) plus its time. A few kB per 1000 games, against the hours the peer
+    takes to play them; the boards are not kept, ``peer_boards.js`` rebuilds them in seconds."""
+    target = cache_file(cache, folder)
+    if target.exists():
         return
-    command = [node, str(peer / "run_js.js"), *setting.peer_args(), "--seed", str(seed), "--n", str(games),
-               "--out", str(folder / "peer.jsonl"), "--export-boards", str(folder / "boards.jsonl")]
-    done = subprocess.run(command, stdout=subprocess.PIPE, text=True)
-    if done.returncode != 0:
-        if done.returncode < 0 or done.returncode == 130:     # Ctrl-C reached node too
-            raise KeyboardInterrupt
-        raise MinebotError(f"the peer failed (exit {done.returncode}): {shlex.join(command)}")
-    summary.write_text(done.stdout.strip().splitlines()[-1] + "\n", encoding="utf-8")
+    rows = read_jsonl(folder / "peer.jsonl")
+    cache.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps({
+        "setting": setting.peer_args(), "seed": seed, "games": len(rows), "peer_commit": peer_version,
+        "summary": json.loads((folder / "peer_summary.json").read_text(encoding="utf-8")),
+        "won": "".join("1" if row["status"] == "won" else "0" for row in rows),
+        "ms": [round(row["ms"]) for row in rows]}) + "\n", encoding="utf-8")
 
 
-def run_minebot(setting: Setting, folder: Path, jobs: int) -> None:
-    """Play the peer's boards with minebot, appending each game's result as it finishes;
-    games already in ``minebot.jsonl`` are not played again."""
+def restore_peer_results(node: str, peer: Path, cache: Path, folder: Path, setting: Setting, seed: int,
+                         games: int) -> bool:
+    """Rebuild a chunk from the kept results: the peer's per-game results from ``cache`` and its
+    boards from its generator (``peer_boards.js``, seconds). False when nothing is kept for it."""
+    source = cache_file(cache, folder)
+    if not source.exists():
+        return False
+    kept = json.loads(source.read_text(encoding="utf-8"))
+    if kept["setting"] != setting.peer_args() or kept["seed"] != seed or kept["games"] < games:
+        raise BadInputError(f"{source}: kept for other games ({kept['setting']}, seed {kept['seed']})")
+    folder.mkdir(parents=True, exist_ok=True)
+    command = [node, str(HERE / "peer_boards.js"), "--peer", str(peer), *setting.peer_args(),
+               "--seed", str(seed), "--n", str(games)]
+    with open(folder / "boards.jsonl", "w", encoding="utf-8") as boards:
+        try:
+            code = subprocess.run(command, stdout=boards).returncode
+        except OSError as exc:
+            raise PeerMissingError(f"cannot rebuild the peer's boards: {node}: {exc.strerror}") from None
+        if code != 0:
+            raise MinebotError(f"rebuilding the peer's boards failed: {shlex.join(command)}")
+    (folder / "peer.jsonl").write_text("".join(
+        json.dumps({"i": i, "status": "won" if won == "1" else "lost", "ms": ms}) + "\n"
+        for i, (won, ms) in enumerate(zip(kept["won"][:games], kept["ms"]), start=1)), encoding="utf-8")
+    (folder / "peer_summary.json").write_text(json.dumps(kept["summary"]) + "\n", encoding="utf-8")
+    return True
+
+
+class PeerRuns:
+    """The peer's chunks of one setting, up to ``jobs`` node processes at once.
+
+    The peer plays in one node process per run, so a long run split into chunks (one seed
+    each) can use several cores: chunks ahead of the one minebot is playing are started early.
+    A finished chunk is never played again; an unfinished one is played again from the start
+    (the peer cannot start in the middle of its game sequence; its games depend only on the seed)."""
+
+    def __init__(self, node: str, peer: Path, setting: Setting, games: int, jobs: int, cache: Path) -> None:
+        self.node, self.peer, self.setting, self.games, self.jobs = node, peer, setting, games, jobs
+        self.cache = cache
+        self.running: dict[Path, tuple[subprocess.Popen, list[str], int]] = {}
+
+    def start(self, folder: Path, seed: int) -> None:
+        """Start the peer on chunk ``folder`` (seed ``seed``) unless it is finished or running,
+        or its results are kept in the cache (then only its boards are rebuilt)."""
+        if folder in self.running or peer_finished(folder, self.games):
+            return
+        if restore_peer_results(self.node, self.peer, self.cache, folder, self.setting, seed, self.games):
+            return
+        folder.mkdir(parents=True, exist_ok=True)
+        command = [self.node, str(self.peer / "run_js.js"), *self.setting.peer_args(), "--seed", str(seed),
+                   "--n", str(self.games), "--out", str(folder / "peer.jsonl"),
+                   "--export-boards", str(folder / "boards.jsonl")]
+        with open(folder / "peer_stdout.txt", "w", encoding="utf-8") as stdout:
+            self.running[folder] = (subprocess.Popen(command, stdout=stdout), command, seed)
+
+    def wait(self, folder: Path) -> None:
+        """Wait for chunk ``folder`` and write its summary (nothing to do if it was finished)."""
+        if folder not in self.running:
+            return
+        proc, command, seed = self.running.pop(folder)
+        code = proc.wait()
+        if code != 0:
+            if code < 0 or code == 130:     # Ctrl-C reached node too, or it was stopped
+                raise KeyboardInterrupt
+            raise MinebotError(f"the peer failed (exit {code}): {shlex.join(command)}")
+        lines = (folder / "peer_stdout.txt").read_text(encoding="utf-8").strip().splitlines()
+        (folder / "peer_summary.json").write_text(lines[-1] + "\n", encoding="utf-8")
+        keep_peer_results(self.cache, folder, self.setting, seed, peer_commit(self.peer))
+
+    def close(self) -> None:
+        """Stop the peer runs still going (after Ctrl-C or an error); idempotent."""
+        for proc, *_ in self.running.values():
+            proc.terminate()
+        for proc, *_ in self.running.values():
+            proc.wait()
+        self.running.clear()
+
+
+def minebot_file(label: str) -> str:
+    """The results file of a minebot variant: ``minebot.jsonl`` for the default solver, else
+    ``minebot-<label>.jsonl``, next to the peer's results, which every variant shares."""
+    return "minebot.jsonl" if not label else f"minebot-{label}.jsonl"
+
+
+def run_minebot(setting: Setting, folder: Path, jobs: int, options: dict | None = None, label: str = "") -> None:
+    """Play the peer's boards with minebot (``options``: ``Solver`` keyword arguments of a
+    variant), appending each game's result as it finishes; games already in its results file
+    are not played again."""
     from minebot.cli.bench import layout_tasks, play_tasks
     from minebot.game.layouts import load_layouts
-    results = folder / "minebot.jsonl"
+    results = folder / minebot_file(label)
     done = read_jsonl(results)
     with open(results, "w", encoding="utf-8") as out:      # rewritten without a cut-short line
         out.writelines(json.dumps(row) + "\n" for row in done)
-    tasks = layout_tasks(load_layouts(folder / "boards.jsonl"), setting.rules)[len(done):]
+    tasks = layout_tasks(load_layouts(folder / "boards.jsonl"), setting.rules, options=options)[len(done):]
     games = play_tasks(tasks, jobs)
     try:
         with open(results, "a", encoding="utf-8") as out:
@@ -188,14 +289,40 @@ def _mean_ms(rows: list[dict]) -> float:
     return sum(row["ms"] for row in rows) / len(rows) if rows else 0.0
 
 
-def setting_figures(name: str, folder: Path) -> dict:
-    """The figures of one setting from its files, plus both sides' mean wall time per game."""
-    peer_rows, minebot_rows = read_jsonl(folder / "peer.jsonl"), read_jsonl(folder / "minebot.jsonl")
-    paired = pair(peer_rows, minebot_rows)
-    both = {i for i, _, _ in paired}            # times of the same games on both sides
-    return {"setting": name, **figures(paired),
-            "peer_ms_per_game": _mean_ms([row for row in peer_rows if row["i"] in both]),
-            "minebot_ms_per_game": _mean_ms([row for row in minebot_rows if row["i"] in both])}
+def setting_figures(name: str, folders: list[Path], label: str = "") -> dict:
+    """The figures of one setting pooled over its chunks' files (games paired within each
+    chunk), plus both sides' mean wall time per game. For a variant (``label``) also the
+    variant against the default solver on the games both have played (``vs_default``)."""
+    paired: list[tuple[int, bool, bool]] = []
+    against_default: list[tuple[int, bool, bool]] = []
+    peer_ms: list[dict] = []
+    minebot_ms: list[dict] = []
+    for folder in folders:
+        peer_rows, minebot_rows = read_jsonl(folder / "peer.jsonl"), read_jsonl(folder / minebot_file(label))
+        chunk = pair(peer_rows, minebot_rows)
+        both = {i for i, _, _ in chunk}            # times of the same games on both sides
+        paired += chunk
+        peer_ms += [row for row in peer_rows if row["i"] in both]
+        minebot_ms += [row for row in minebot_rows if row["i"] in both]
+        if label:
+            default = [{"i": row["i"], "status": "won" if row["won"] else "lost"}
+                       for row in read_jsonl(folder / minebot_file(""))]
+            against_default += pair(default, minebot_rows)
+    found = {"setting": name, **figures(paired),
+             "peer_ms_per_game": _mean_ms(peer_ms), "minebot_ms_per_game": _mean_ms(minebot_ms)}
+    if label:
+        f = compare(against_default)             # A is the default solver, B the variant
+        found["vs_default"] = {"games": f["games"], "default_only": f["a_only"], "variant_only": f["b_only"],
+                               "difference": f["difference"], "stderr": f["stderr"]}
+    return found
+
+
+def variant_lines(rows: list[dict]) -> str:
+    """One line per setting: the variant against the default solver on the same boards."""
+    return "\n".join(f"{r['setting']}: variant - default {100 * v['difference']:+.2f} pp (se {100 * v['stderr']:.2f}) "
+                     f"over {v['games']} games; only the default won {v['default_only']}, "
+                     f"only the variant {v['variant_only']}"
+                     for r in rows if (v := r.get("vs_default")) is not None)
 
 
 def _rate(wins: int, games: int, ci: list[float]) -> str:
@@ -218,13 +345,16 @@ def table(rows: list[dict]) -> str:
 
 
 def write_record(out: Path, record: dict) -> None:
-    """record.json (everything) and record.md (command, commits, times and the table)."""
-    (out / "record.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    """record.json (everything) and record.md (command, commits, times and the table);
+    record-LABEL.* for a variant."""
+    stem = "record" + (f"-{record['label']}" if record.get("label") else "")    # one record per variant
+    (out / f"{stem}.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
     md = [f"    {record['command']}", "",
-          f"minebot {record['minebot_commit']}, peer JSMinesweeper {record['peer_commit']} "
+          f"minebot {record['minebot_commit']} (solver options {json.dumps(record.get('solver', {}))}), peer JSMinesweeper {record['peer_commit']} "
           f"({record['node']}), started {record['started']}, ended {record['ended']}"
-          + (" (interrupted)" if record["interrupted"] else ""), "", table(record["settings"]), ""]
-    (out / "record.md").write_text("\n".join(md), encoding="utf-8")
+          + (" (interrupted)" if record["interrupted"] else ""), "", table(record["settings"]), "",
+          variant_lines(record["settings"]), ""]
+    (out / f"{stem}.md").write_text("\n".join(md), encoding="utf-8")
 
 
 def _settings(text: str) -> list[str]:
@@ -245,7 +375,25 @@ def main(argv: list[str] | None = None) -> int:
                     help=f"comma-separated, from {', '.join(SETTINGS)} (default all)")
     ap.add_argument("--games", type=int, default=300, help="games per setting (default 300)")
     ap.add_argument("--seed", type=int, default=1, help="the peer's run seed (default 1)")
+    ap.add_argument("--chunks", type=int, default=1,
+                    help="play seeds SEED .. SEED+CHUNKS-1, GAMES each, and pool them: a long run resumes "
+                         "chunk by chunk, since the peer cannot start in the middle of a seed (default 1)")
     ap.add_argument("--jobs", type=int, default=1, help="minebot worker processes (default 1)")
+    ap.add_argument("--peer-jobs", type=int, default=1,
+                    help="peer chunks played at once, one node process each (default 1)")
+    ap.add_argument("--solver", default="{}", metavar="JSON",
+                    help="minebot variant: Solver keyword arguments as a JSON object (default {}, the default "
+                         "solver); needs --label")
+    ap.add_argument("--label", default="", help="name of the variant's results file, minebot-LABEL.jsonl; "
+                                                "the peer's results are shared by every variant")
+    ap.add_argument("--cache", default=str(DEFAULT_CACHE),
+                    help="the peer's kept per-game results, one file per chunk: a chunk found there is not "
+                         "played by the peer again, only its boards are rebuilt (default benchmarks/peer_results)")
+    side = ap.add_mutually_exclusive_group()
+    side.add_argument("--peer-only", action="store_true", help="only let the peer play (to compute its results once)")
+    side.add_argument("--cached-peer", action="store_true",
+                      help="use only chunks the peer has finished already (in --out or kept in --cache); "
+                           "never start the peer")
     ap.add_argument("--out", default=str(ROOT / "out" / "peer_compare"),
                     help="folder of the per-game files and the record (default out/peer_compare)")
     ap.add_argument("--peer", default=str(DEFAULT_PEER),
@@ -259,36 +407,61 @@ def main(argv: list[str] | None = None) -> int:
         return err.exit_code
 
 
+def _solver_options(text: str, label: str) -> dict:
+    """The variant's Solver options (checked as ``minebot bench --solver`` checks them) and its label."""
+    from minebot.cli.bench import solver_options
+    options = solver_options(text)
+    if options and not re.fullmatch(r"[A-Za-z0-9_.-]+", label):
+        raise BadInputError("--solver needs --label NAME (letters, digits, _ . -) for its results file")
+    return options
+
+
 def _run(args: argparse.Namespace, command: str) -> int:
     """Both sides of every chosen setting, then the table and the record (also after Ctrl-C)."""
     names = _settings(args.settings)
-    if args.games < 1 or args.jobs < 1:
-        raise BadInputError("--games and --jobs must be at least 1")
+    if min(args.games, args.jobs, args.chunks, args.peer_jobs) < 1:
+        raise BadInputError("--games, --jobs, --peer-jobs and --chunks must be at least 1")
+    options = _solver_options(args.solver, args.label)
     peer = Path(args.peer).resolve()
-    node = check_peer(peer)
+    node = check_peer(peer) if not args.cached_peer else "node"
+    cache = Path(args.cache)
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BadInputError(f"--out {args.out}: cannot create ({exc.strerror})") from None
     record = {"command": command,
-              "cwd": os.getcwd(), "minebot_commit": git_commit(), "peer": str(peer),
-              "peer_commit": peer_commit(peer),
-              "node": subprocess.run([node, "--version"], capture_output=True, text=True).stdout.strip(),
+              "cwd": os.getcwd(), "minebot_commit": git_commit(), "solver": options, "label": args.label,
+              "peer": str(peer), "peer_commit": peer_commit(peer),
+              "node": subprocess.run([node, "--version"], capture_output=True, text=True).stdout.strip()
+              if shutil.which(node) else "not run",
               "started": _now(), "ended": None, "interrupted": False, "settings": []}
     stopped: KeyboardInterrupt | None = None
     for name in names:
-        folder = out / f"{name}-seed{args.seed}-n{args.games}"
-        folder.mkdir(exist_ok=True)
+        folders = []
         t0 = time.perf_counter()
+        chunks = [(seed, out / f"{name}-seed{seed}-n{args.games}")
+                  for seed in range(args.seed, args.seed + args.chunks)]
+        if args.cached_peer:
+            chunks = [(seed, folder) for seed, folder in chunks
+                      if peer_finished(folder, args.games) or cache_file(cache, folder).exists()]
+        runs = PeerRuns(node, peer, SETTINGS[name], args.games, args.peer_jobs, cache)
         try:
-            print(f"{name}: peer...", file=sys.stderr)
-            run_peer(node, peer, SETTINGS[name], args.games, args.seed, folder)
-            print(f"{name}: minebot...", file=sys.stderr)
-            run_minebot(SETTINGS[name], folder, args.jobs)
+            for j, (seed, folder) in enumerate(chunks):
+                for ahead_seed, ahead in chunks[j:j + args.peer_jobs]:     # this chunk and the next ones
+                    runs.start(ahead, ahead_seed)
+                print(f"{name} seed {seed}: peer...", file=sys.stderr)
+                runs.wait(folder)
+                folders.append(folder)
+                if not args.peer_only:
+                    print(f"{name} seed {seed}: minebot...", file=sys.stderr)
+                    run_minebot(SETTINGS[name], folder, args.jobs, options, args.label)
         except KeyboardInterrupt as exc:      # what both sides finished of this setting still counts
             stopped = exc
-        record["settings"].append({**setting_figures(name, folder), "folder": str(folder),
+        finally:
+            runs.close()
+        record["settings"].append({**setting_figures(name, folders, args.label),
+                                   "folders": [str(f) for f in folders],
                                    "wall_s": round(time.perf_counter() - t0, 1)})
         if stopped is not None:
             record["interrupted"] = True
@@ -296,7 +469,10 @@ def _run(args: argparse.Namespace, command: str) -> int:
     record["ended"] = _now()
     write_record(out, record)
     print(table(record["settings"]))
-    print(f"\nminebot {record['minebot_commit']}, peer {record['peer_commit']}; record in {out}/record.md")
+    if args.label:
+        print(variant_lines(record["settings"]))
+    print(f"\nminebot {record['minebot_commit']} {json.dumps(options)}, peer {record['peer_commit']}; "
+          f"record in {out}/record{'-' + args.label if args.label else ''}.md")
     return interrupt_exit_code(stopped) if stopped is not None else EXIT_OK
 
 

@@ -64,6 +64,28 @@ def test_bad_options_exit_2(capsys):
     assert "outside" in capsys.readouterr().err
 
 
+def test_bad_solver_options_are_named_and_exit_2(capsys):
+    for text, word in (('{"no_such": 1}', "no_such"), ("[1]", "JSON object"), ("{oops", "--solver"),
+                       ('{"step_budget": 0}', "step_budget"), ('{"encoding": "native"}', "--encoding")):
+        assert main(["bench", "--size", "8x8", "--mines", "10", "--games", "1", "--solver", text]) == 2
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and word in err
+
+
+def test_solver_options_reach_the_solver_that_plays():
+    """The game of a task is played by a Solver built from ``--solver``: after playing one, the
+    solver the worker used has the requested budget (and the default one the default)."""
+    import argparse
+
+    from minebot.cli import bench
+    args = argparse.Namespace(size="9x9", mines=10, rules="zero", first=None, games=1, seed=5, jobs=1, boards=None,
+                              no_guess=False, save_boards=None, encoding="native", solver=None)
+    for solver, budget in (('{"step_budget": 7, "margin": 0.2}', 7), (None, 1200)):
+        (task,) = bench._tasks(argparse.Namespace(**{**vars(args), "solver": solver}))
+        bench._play(task)
+        assert bench._SOLVERS[task[-1]].guesser.step_budget == budget
+
+
 def _ab_main():
     import importlib.util
     from pathlib import Path

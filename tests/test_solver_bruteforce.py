@@ -191,6 +191,27 @@ def test_lookahead_recount_matches_a_rebuilt_board():
             assert (counts.layouts if counts else 0) == len(truth)
 
 
+def test_counts_with_fixed_cells_match_enumeration():
+    """with_fixed (cells taken as mines or safe, nothing revealed) counts exactly the layouts
+    that agree, frontier and background cells alike."""
+    from minebot.solver.constraints import with_fixed
+    rng = np.random.default_rng(17)
+    checked = 0
+    for _ in range(80):
+        board, _layout = random_position(rng, max_unknown=14)
+        unknown, layouts = brute_force(board, board.mines)
+        cons = build_constraints(board, board.mines)
+        picks = rng.permutation(len(unknown))[: int(rng.integers(1, min(4, len(unknown)) + 1))]
+        split = int(rng.integers(0, len(picks) + 1))
+        mines, safe = [unknown[i] for i in picks[:split]], [unknown[i] for i in picks[split:]]
+        want = layouts.astype(bool)
+        keep = want[:, picks[:split]].all(axis=1) & ~want[:, picks[split:]].any(axis=1)
+        counts = count_position(with_fixed(cons, mines, safe), CountCache())
+        assert (counts.layouts if counts is not None else 0) == int(keep.sum())
+        checked += any(x in cons.background for x in mines + safe)
+    assert checked >= 10          # background cells were fixed too, not only frontier ones
+
+
 def test_count_of_a_tangled_component_matches_enumeration():
     # A 6x6 board whose every other cell is revealed: one large, densely linked component.
     rng = np.random.default_rng(5)

@@ -121,3 +121,91 @@ def test_step_budget_must_be_positive():
     import pytest
     with pytest.raises(ValueError):
         Solver(step_budget=0)
+
+
+def _look_ahead_by_enumeration(board, cell, second_weight: float) -> tuple[float, float]:
+    """(score, progress) of opening ``cell``, from every layout listed: for each value the cell
+    can show, the layouts where it shows that value; in that group the safest other unknown
+    cell (1 when one is safe in every layout of the group, or when nothing but mines is left),
+    blended with the second safest; weighted by the group's share of all layouts."""
+    from minebot.board import neighbours
+    unknown, layouts = brute_force(board, board.mines)
+    layouts = layouts.astype(bool)
+    k = unknown.index(cell)
+    around = [unknown.index(x) for x in neighbours(board.rows, board.cols, *cell) if x in unknown]
+    alive = layouts[~layouts[:, k]]
+    values = alive[:, around].sum(axis=1)
+    score = progress = 0.0
+    for value in np.unique(values):
+        group = alive[values == value]
+        safeties = sorted((1.0 - group[:, j].mean() for j in range(len(unknown))
+                           if j != k and not group[:, j].all()), reverse=True)
+        if not safeties or safeties[0] == 1.0:
+            blended = 1.0
+            progress += len(group) / len(layouts)
+        else:
+            second = safeties[1] if len(safeties) > 1 else safeties[0]
+            blended = safeties[0] + second_weight * (second - safeties[0])
+        score += len(group) / len(layouts) * blended
+    return score, progress
+
+
+def test_look_ahead_survival_matches_enumeration():
+    """The look-ahead's P(survive this guess and the best next move), its chance of a certain
+    cell next, and the peer-style blend with the second safest cell, against brute force.
+
+    Most tiny positions leave a certain cell after any reveal, where the blend changes
+    nothing: the test goes on until it has also seen a dozen where it does."""
+    from minebot.solver.constraints import build_constraints
+    from minebot.solver.probability import CountCache, count_position
+    from minebot.solver.strategy import Guesser
+    rng = np.random.default_rng(21)
+    plain = Guesser(CountCache())
+    blend = Guesser(CountCache(), second_weight=0.2)
+    checked = blended = 0
+    for _ in range(3000):
+        if checked >= 60 and blended >= 12:
+            break
+        board, _ = random_position(rng, max_unknown=14)
+        cons = build_constraints(board, board.mines)
+        counts = count_position(cons)
+        analysis = Solver().analyse(board, board.mines)
+        for cell in [tuple(map(int, x)) for x in np.argwhere(board.unknown)][:3]:
+            if analysis.fraction(cell) == 1:
+                continue
+            for guesser, weight in ((plain, 0.0), (blend, 0.2)):
+                score, progress = guesser._look_ahead(cons, cell, counts.layouts)
+                want_score, want_progress = _look_ahead_by_enumeration(board, cell, weight)
+                assert abs(score - want_score) < 1e-9 and abs(progress - want_progress) < 1e-9
+            checked += 1
+            blended += abs(_look_ahead_by_enumeration(board, cell, 0.0)[0] - want_score) > 1e-6
+    assert checked >= 60 and blended >= 12
+
+
+def test_potential_fifty_fifty_counts_pairs_nothing_can_tell_apart():
+    from minebot.solver.constraints import build_constraints
+    from minebot.solver.probability import count_position
+    from minebot.solver.strategy import potential_fifty_fifty
+    # Two cells under two 1s, nothing beyond their ends: a 50/50 in every layout.
+    board = Board.parse('{"mines": 1}\n11\n--\n')
+    cons = build_constraints(board, 1)
+    counts = count_position(cons)
+    assert counts.layouts == 2 and potential_fifty_fifty(cons, counts, (1, 0)) == 1
+    # The same two cells with unknown cells beyond one end that are certainly safe: opening
+    # them will tell the pair apart, so it is no potential 50/50 (though 50/50 now).
+    board = Board.parse('{"mines": 1}\n11-\n---\n')
+    cons = build_constraints(board, 1)
+    counts = count_position(cons)
+    assert counts.layouts == 2 and potential_fifty_fifty(cons, counts, (1, 0)) == 0
+
+
+def test_pseudo_fifty_fifty_is_a_cell_that_is_a_mine_only_inside_such_a_pair():
+    from minebot.solver.constraints import build_constraints
+    from minebot.solver.probability import count_position
+    from minebot.solver.strategy import pseudo_fifty_fifty
+    board = Board.parse('{"mines": 1}\n11\n--\n')
+    cons = build_constraints(board, 1)
+    assert pseudo_fifty_fifty(cons, count_position(cons)) == (1, 0)
+    board = Board.parse('{"mines": 1}\n11-\n---\n')      # the cells beyond the end will tell them apart
+    cons = build_constraints(board, 1)
+    assert pseudo_fifty_fifty(cons, count_position(cons)) is None

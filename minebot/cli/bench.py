@@ -42,8 +42,30 @@ def register(sub) -> None:
                    help="with --no-guess: also write the generated layouts to this JSONL file")
     p.add_argument("--encoding", default="native", choices=("native", "binomial"),
                    help="backbone encoding (default native)")
+    p.add_argument("--solver", default=None, metavar="JSON",
+                   help="Solver tuning as a JSON object, e.g. '{\"step_budget\": 4000}' (a larger guess "
+                        "budget): to measure a variant's strength and speed on the same games")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(func=run)
+
+
+def solver_options(text: str | None) -> dict:
+    """``--solver``: Solver keyword arguments, checked here by building a Solver, so a typo is
+    one line before the first game rather than a traceback in a worker."""
+    from ..errors import BadInputError
+    if text is None:
+        return {}
+    try:
+        options = json.loads(text)
+        if not isinstance(options, dict):
+            raise ValueError("not a JSON object")
+        if "encoding" in options:
+            raise ValueError("the encoding is --encoding")
+        from ..solver import Solver
+        Solver(**options)
+    except (ValueError, TypeError) as err:
+        raise BadInputError(f"--solver {text}: {err}") from None
+    return options
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -55,14 +77,14 @@ def _percentile(values: list[float], q: float) -> float:
 
 def _play(task: tuple) -> tuple[bool, float, list[float], float]:
     """Play one game (in a worker): (won, ms for the game, ms per solver call, CPU ms)."""
-    rows, cols, mines, rules, first, seed, layout, encoding, *rest = task
+    rows, cols, mines, rules, first, seed, layout, spec, *rest = task
     flags_to_win = bool(rest and rest[0])
     from ..game.engine import EngineGame
     from ..loop import play_game
     from ..solver import Solver
-    solver = _SOLVERS.get(encoding)
+    solver = _SOLVERS.get(spec)
     if solver is None:
-        solver = _SOLVERS[encoding] = Solver(encoding)
+        solver = _SOLVERS[spec] = Solver(**json.loads(spec))
     game = EngineGame(rows, cols, mines, rules=rules, seed=seed, layout=layout, first_click=first,
                       flags_to_win=flags_to_win)
     cpu = time.process_time()
@@ -70,7 +92,13 @@ def _play(task: tuple) -> tuple[bool, float, list[float], float]:
     return result.won, result.seconds * 1000.0, result.move_ms, (time.process_time() - cpu) * 1000.0
 
 
-_SOLVERS: dict = {}
+_SOLVERS: dict = {}      # one Solver per worker and spec (its count cache is reused across games)
+
+
+def solver_spec(encoding: str = "native", options: dict | None = None) -> str:
+    """The ``Solver`` keyword arguments of a task, as canonical JSON (picklable, hashable, and
+    the same text for the same options, so a worker builds each solver once)."""
+    return json.dumps({"encoding": encoding, **(options or {})}, sort_keys=True)
 
 
 def _worker_init() -> None:
@@ -121,7 +149,8 @@ def _tasks(args) -> list[tuple]:
         layouts = load_layouts(args.boards)
         if not layouts:
             raise BadInputError(f"{args.boards}: no layouts in the file")
-        return layout_tasks(layouts, args.rules, first, args.encoding)
+        return layout_tasks(layouts, args.rules, first, args.encoding, solver_options(args.solver))
+    spec = solver_spec(args.encoding, solver_options(args.solver))
     if args.no_guess:
         from ..solver.noguess import no_guess_layouts
         from ..solver.solver import default_first_click
@@ -134,16 +163,18 @@ def _tasks(args) -> list[tuple]:
         if args.save_boards:
             from ..game.layouts import save_layouts
             save_layouts(args.save_boards, layouts)
-        return [(rows, cols, args.mines, args.rules, start, None, lay, args.encoding) for lay in layouts]
-    return [(rows, cols, args.mines, args.rules, first, args.seed * 1_000_003 + i, None, args.encoding)
+        return [(rows, cols, args.mines, args.rules, start, None, lay, spec) for lay in layouts]
+    return [(rows, cols, args.mines, args.rules, first, args.seed * 1_000_003 + i, None, spec)
             for i in range(args.games)]
 
 
 def layout_tasks(layouts: list, rules: str, first: tuple[int, int] | None = None,
-                 encoding: str = "native") -> list[tuple]:
+                 encoding: str = "native", options: dict | None = None) -> list[tuple]:
     """One game per fixed layout, in the task form ``play_tasks`` takes. Public so that other
-    tools (``benchmarks/peer_compare.py``) play given boards exactly as ``bench --boards`` does."""
-    return [(lay.rows, lay.cols, len(lay.mines), rules, lay.first or first, None, lay, encoding)
+    tools (``benchmarks/peer_compare.py``) play given boards exactly as ``bench --boards`` does;
+    ``options`` are further ``Solver`` keyword arguments (a variant under test)."""
+    spec = solver_spec(encoding, options)
+    return [(lay.rows, lay.cols, len(lay.mines), rules, lay.first or first, None, lay, spec)
             for lay in layouts]
 
 

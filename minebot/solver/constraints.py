@@ -176,3 +176,20 @@ def with_revealed(cons: Constraints, cell: Coord, value: int) -> Constraints | N
     background.difference_update(fresh)
     return Constraints(cons.shape, cells, index, numbers, _split(len(cells), numbers),
                        sorted(background), cons.mines_left, cons.flags)
+
+
+def with_fixed(cons: Constraints, mines: list[Coord], safe: list[Coord]) -> Constraints:
+    """The constraints with ``mines`` taken as mines and ``safe`` as safe, nothing revealed.
+
+    Each fixed cell gets a one-cell "number" (need 1 or 0), so the counting DP counts exactly
+    the layouts that agree; background cells among them become frontier variables. Used to
+    count the layouts in which a pattern (a potential 50/50) is there."""
+    background = set(cons.background)
+    fresh = [x for x in dict.fromkeys([*mines, *safe]) if x in background]
+    cells = list(cons.cells) + fresh
+    index = {x: i for i, x in enumerate(cells)}
+    numbers = list(cons.numbers) + [Number(x, (index[x],), 1) for x in mines] + \
+        [Number(x, (index[x],), 0) for x in safe]
+    background.difference_update(fresh)
+    return Constraints(cons.shape, cells, index, numbers, _split(len(cells), numbers),
+                       sorted(background), cons.mines_left, cons.flags)

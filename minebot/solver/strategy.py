@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from ..board import neighbours
 from .backbone import _solver_for, any_certain_safe, frontier_bounds
 from .endgame import Endgame, enumerate_layouts
-from .constraints import Constraints, with_revealed
+from .constraints import Constraints, with_fixed, with_revealed
 from .probability import CountCache, Counts, count_position
 
 Coord = tuple[int, int]
@@ -43,15 +43,26 @@ def best_safety(counts: Counts, cons: Constraints) -> tuple[float, bool]:
 
     A position whose unknown cells are all certain mines is won: safety 1.
     """
-    weights = list(counts.mine_weight)
-    if counts.background_weight is not None and cons.background:
-        weights.append(counts.background_weight)
+    best, _second, certain = two_best_safeties(counts, cons)
+    return best, certain
+
+
+def two_best_safeties(counts: Counts, cons: Constraints) -> tuple[float, float, bool]:
+    """(safest, second safest unknown cell's safety, whether some cell is certainly safe).
+
+    Cells that are mines in every layout are never played, so they do not count; with one
+    playable cell the second safety is the first (nothing else to fall back on). A position
+    whose unknown cells are all certain mines is won: both 1.
+    """
+    layouts = counts.layouts
+    weights = [w for w in counts.mine_weight if w < layouts]
+    if counts.background_weight is not None and cons.background and counts.background_weight < layouts:
+        weights += [counts.background_weight] * min(2, len(cons.background))
     if not weights:
-        return 1.0, True
-    lowest = min(weights)
-    if lowest == counts.layouts:
-        return 1.0, True
-    return 1.0 - lowest / counts.layouts, lowest == 0
+        return 1.0, 1.0, True
+    lowest = sorted(weights)[:2]
+    best = 1.0 - lowest[0] / layouts
+    return best, 1.0 - lowest[-1] / layouts, lowest[0] == 0
 
 
 def _exactly_one(cons: Constraints, lit_a: int, lit_b: int) -> bool:
@@ -97,9 +108,26 @@ class Guesser:
 
     def __init__(self, cache: CountCache, candidates: int = 4, margin: float = 0.06,
                  background_reps: int = 2, endgame_layouts: int = 200, endgame_budget: int = 2000,
-                 step_budget: int = 1200) -> None:
+                 step_budget: int = 1200, progress_weight: float = 0.0, second_weight: float = 0.0,
+                 fifty_weight: float = 0.0, pseudo_fifty: bool = False) -> None:
         if step_budget < 1:
             raise ValueError(f"step_budget must be at least 1, not {step_budget}")
+        if progress_weight < 0 or not 0 <= second_weight <= 1:
+            raise ValueError(f"progress_weight must be >= 0 and second_weight in [0, 1], "
+                             f"not {progress_weight} and {second_weight}")
+        # Score = sum_v P(v) * ((1 - second_weight) * best + second_weight * second best safety
+        # next), times (1 + progress_weight * P(a certain cell follows)). Both 0 (the default):
+        # P(survive this guess and the next move). The peer (JSMinesweeper) uses 0.2 and 0.2.
+        self.progress_weight = progress_weight
+        self.second_weight = second_weight
+        # Score x (1 + fifty_weight x the share of the cell's safe layouts in which it is part of
+        # a potential 50/50, see potential_fifty_fifty): such a cell will likely have to be
+        # guessed at even odds anyway, so guessing it now costs less than its risk says. The
+        # peer uses 0.9 (with its own pattern list); 0 (default) leaves it out.
+        if fifty_weight < 0:
+            raise ValueError(f"fifty_weight must be >= 0, not {fifty_weight}")
+        self.fifty_weight = fifty_weight
+        self.pseudo_fifty = pseudo_fifty     # guess a pseudo-50/50 before the look-ahead
         self.step_budget = step_budget
         self.endgame_layouts = endgame_layouts
         self.endgame_budget = endgame_budget
@@ -141,6 +169,12 @@ class Guesser:
                 p = 1.0 - safety.get(cell, self._safety_of(cons, counts, cell))
                 return Choice(cell, p, win, f"endgame search over {counts.layouts} layouts: "
                                             f"{win:.1%} to win from here")
+        if self.pseudo_fifty:
+            pseudo = pseudo_fifty_fifty(cons, counts, self.cache)
+            if pseudo is not None:
+                return Choice(pseudo, 1.0 - safety[pseudo], safety[pseudo],
+                              "pseudo-50/50: a mine only where it is half of a 50/50 nothing can "
+                              "resolve, so its risk comes anyway: take it now")
         scored = []
         floor = -1.0
         budget = _Budget(self.step_budget)
@@ -150,26 +184,34 @@ class Guesser:
         # Past the step budget the best cell so far is played (or the safest, if none). The
         # budget counts work, not time, so the choice is reproducible (see evaluation_steps).
         for cell in ranked:
-            if safety[cell] < floor - 1e-9:
+            fifty = 1.0
+            if self.fifty_weight and safety[cell] > 0:
+                share = potential_fifty_fifty(cons, counts, cell, self.cache) / (safety[cell] * layouts)
+                fifty += self.fifty_weight * share
+            lift = fifty * (1.0 + self.progress_weight)       # a score is at most safety x lift
+            if safety[cell] * lift < floor - 1e-9:
                 continue
-            found = self._look_ahead(cons, cell, layouts, safety[cell], floor, budget)
+            found = self._look_ahead(cons, cell, layouts, safety[cell], floor, budget, fifty)
             if found is None:
                 if budget.spent:
                     break
                 continue
             survive, progress = found
-            floor = max(floor, survive)
-            scored.append((survive, progress, safety[cell], cell))
+            score = survive * fifty * (1.0 + self.progress_weight * progress)
+            floor = max(floor, score)
+            scored.append((score, progress, safety[cell], cell))
             if budget.spent:
                 break
         if not scored:
             cell = ranked[0]
             return Choice(cell, 1.0 - safety[cell], safety[cell], "safest cell (look-ahead step budget spent)")
         scored.sort(key=lambda t: (round(t[0], 12), round(t[1], 12), t[2]), reverse=True)
-        survive, progress, s, cell = scored[0]
-        reason = (f"look-ahead: {s:.1%} safe now, {survive:.1%} to survive the next move too, "
-                  f"{progress:.0%} chance of a certain cell after it")
-        return Choice(cell, 1.0 - s, survive, reason)
+        score, progress, s, cell = scored[0]
+        plain = not (self.progress_weight or self.second_weight or self.fifty_weight)   # a survival chance
+        reason = (f"look-ahead: {s:.1%} safe now, "
+                  + (f"{score:.1%} to survive the next move too, " if plain else f"score {score:.3f}, ")
+                  + f"{progress:.0%} chance of a certain cell after it")
+        return Choice(cell, 1.0 - s, score, reason)
 
     @staticmethod
     def _forced_fifty_fifty(cons: Constraints, counts: Counts) -> Coord | None:
@@ -246,7 +288,8 @@ class Guesser:
         return reps
 
     def _look_ahead(self, cons: Constraints, cell: Coord, layouts: int, safe: float = 1.0,
-                    floor: float = -1.0, budget: "_Budget | None" = None) -> tuple[float, float] | None:
+                    floor: float = -1.0, budget: "_Budget | None" = None,
+                    fifty: float = 1.0) -> tuple[float, float] | None:
         """(P(this guess and the best next move are both safe), P(a certain cell follows)).
 
         None as soon as the score provably stays below ``floor``: what is left of the cell's
@@ -255,9 +298,10 @@ class Guesser:
         survive = 0.0
         progress = 0.0
         seen = 0.0
+        lift = fifty * (1.0 + self.progress_weight)
         n = len(_neighbours(cons.shape, cell))
         for value in range(n + 1):
-            if survive + (safe - seen) < floor - 1e-9 or (budget is not None and budget.spent):
+            if (survive + (safe - seen)) * lift < floor - 1e-9 or (budget is not None and budget.spent):
                 return None
             nxt = with_revealed(cons, cell, value)
             if nxt is None:
@@ -272,8 +316,74 @@ class Guesser:
             if any_certain_safe(nxt):
                 safe_next, certain = 1.0, True
             else:
-                safe_next, certain = best_safety(counts, nxt)
+                first, second, certain = two_best_safeties(counts, nxt)
+                safe_next = first + self.second_weight * (second - first)
             survive += p_value * safe_next
             if certain:
                 progress += p_value
         return survive, progress
+
+
+def _fifty_fifty_tallies(cons: Constraints, counts: Counts, cell: Coord, cache: CountCache | None,
+                         max_missing: int) -> list[int]:
+    """Per pair of unknown cells side by side through ``cell``: the layouts in which nothing
+    can ever tell the two apart and the first holds the mine (see potential_fifty_fifty)."""
+    rows, cols = cons.shape
+    r, c = cell
+    unknown = set(cons.index) | set(cons.background)
+    weights = counts.mine_weight
+    background_mine = counts.background_weight == counts.layouts
+
+    def certain_mine(x: Coord) -> bool:
+        return weights[cons.index[x]] == counts.layouts if x in cons.index else background_mine
+
+    pairs = []
+    for c0 in (c - 1, c):            # side by side: ends are the columns c0 - 1 and c0 + 2
+        pairs.append((((r, c0), (r, c0 + 1)), [(r + dr, c1) for c1 in (c0 - 1, c0 + 2) for dr in (-1, 0, 1)]))
+    for r0 in (r - 1, r):            # one above the other: ends are the rows r0 - 1 and r0 + 2
+        pairs.append((((r0, c), (r0 + 1, c)), [(r1, c + dc) for r1 in (r0 - 1, r0 + 2) for dc in (-1, 0, 1)]))
+    tallies = []
+    for (a, b), ends in pairs:
+        if not all(x in unknown and not certain_mine(x) for x in (a, b)):
+            continue
+        ends = [x for x in ends if 0 <= x[0] < rows and 0 <= x[1] < cols]
+        if any(x not in unknown for x in ends):
+            continue                 # a revealed end cell tells the two apart
+        missing = [x for x in ends if not certain_mine(x)]
+        if len(missing) > max_missing or (cons.mines_left is not None and len(missing) + 1 > cons.mines_left):
+            continue
+        found = count_position(with_fixed(cons, [*missing, a], [b]), cache)
+        tallies.append(found.layouts if found is not None else 0)
+    return tallies
+
+
+def potential_fifty_fifty(cons: Constraints, counts: Counts, cell: Coord, cache: CountCache | None = None) -> int:
+    """Layouts in which ``cell`` is one of two adjacent cells that nothing can tell apart.
+
+    Two unknown cells side by side are seen alike by every cell beside them; only the cells
+    beyond their two ends (up to six) can tell them apart. If those are all off the board or
+    mines, the pair is a 50/50 whenever it holds one mine. For each such pair through ``cell``
+    (end cells unknown, none revealed, at most three of them not yet certain mines) this counts
+    the layouts with those end cells mines, the first cell a mine and the second safe, the
+    pattern the peer (JSMinesweeper) counts as its "50/50 influence". The sum is capped at the
+    cell's mine and safe layouts."""
+    total = sum(_fifty_fifty_tallies(cons, counts, cell, cache, 3))
+    mine = counts.mine_weight[cons.index[cell]] if cell in cons.index else (counts.background_weight or 0)
+    return min(total, mine, counts.layouts - mine)
+
+
+def pseudo_fifty_fifty(cons: Constraints, counts: Counts, cache: CountCache | None = None) -> Coord | None:
+    """The safest frontier cell that is a mine only where it is half of a 50/50 nothing can resolve.
+
+    In every layout where such a cell is a mine, it and its neighbour form the pattern of
+    potential_fifty_fifty (with at most one end cell still to be a mine); swapping the two
+    gives as many layouts where the neighbour is the mine. So the cell is "a 50/50 or safe":
+    its risk has to be taken sooner or later, and taking it now gains its number at no extra
+    risk. The peer calls this a pseudo-50/50 and guesses it at once."""
+    found = None
+    for v, cell in enumerate(cons.cells):
+        weight = counts.mine_weight[v]
+        if 0 < weight < counts.layouts and (found is None or weight < found[0]):
+            if weight in _fifty_fifty_tallies(cons, counts, cell, cache, 1):
+                found = (weight, cell)
+    return None if found is None else found[1]
