@@ -129,9 +129,9 @@ def test_ab_bad_options_are_named(capsys):
 def test_game_rules_come_from_the_game_and_flagging_to_win_changes_no_outcome():
     """``bench --game xdemineur`` plays preopened boards that are won only once every mine is
     flagged; the solver flags the last mines itself, so every seed ends as it does without."""
-    from minebot.cli.bench import _play, game_rules
+    from minebot.cli.bench import _play, game_rules, solver_spec
     assert game_rules("xdemineur") == ("preopened", True)
     assert game_rules("kmines") == ("zero", False)
     for seed in range(15):
-        task = (9, 12, 14, "preopened", None, seed, None, "native")
+        task = (9, 12, 14, "preopened", None, seed, None, solver_spec())
         assert _play(task + (True,))[0] == _play(task)[0]
