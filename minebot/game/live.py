@@ -556,12 +556,18 @@ class LiveGame(Game):
             return board
         lost: set[int] = set()   # moves (paced play) that never showed on screen
         check = self._click_check(starts, played, before, lost)
-        made = self.pointer.click_many(points, bounds, park=self._park_point(), check=check)
+        hold = None
+        if self.window is not None:   # checked again with each click, in the same server step
+            r = self.window.rect
+            hold = (self.window.id, (r.left, r.top, r.width, r.height))
+        made = self.pointer.click_many(points, bounds, park=self._park_point(), check=check,
+                                       hold=hold)
         self.clicks += len(made)
         if len(made) < len(points):
             # The window moved during the batch: it stopped at a move boundary. Read the
             # window where it is now and let the solver plan the rest on that reading.
-            done = starts.get(len(made), len(played))
+            # (a move of two clicks stopped between them counts as not done: its cell is read)
+            done = starts[max(k for k in starts if k <= len(made))]
             if os.environ.get("MINEBOT_DEBUG"):
                 print(f"minebot: window moved; batch stopped after {done} of {len(played)} "
                       "moves", file=sys.stderr)

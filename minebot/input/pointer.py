@@ -114,6 +114,15 @@ class BasePointer:
     def _flush(self) -> None:
         """Until everything sent so far has reached the display server."""
 
+    def _press_release_held(self, x: int, y: int, button: str,
+                            hold: tuple[int, tuple[int, int, int, int]]) -> bool:
+        """Press and release only if window ``hold[0]`` still has the geometry ``hold[1]``
+        (left, top, width, height), checked and clicked as one step of the display server;
+        False (nothing sent) if it moved. Where the transport cannot hold the server (no
+        window to ask), the caller's own check before the click is all there is."""
+        self._press_release(x, y, button)
+        return True
+
     # -- guarded input ----------------------------------------------------------------------
     def _guard(self, x: float, y: float, bounds: tuple[int, int, int, int]) -> tuple[int, int]:
         left, top, right, bottom = bounds
@@ -145,6 +154,7 @@ class BasePointer:
                    bounds: tuple[int, int, int, int],
                    park: tuple[float, float, tuple[int, int, int, int]] | None = None,
                    check: Callable[[int], tuple[int, int, int, int] | None] | None = None,
+                   hold: tuple[int, tuple[int, int, int, int]] | None = None,
                    ) -> list[Click]:
         """Click several points in order; returns the clicks made.
 
@@ -155,6 +165,10 @@ class BasePointer:
         reached the server) and returns the game window's geometry at that moment (logged
         with the click), or None to stop the batch there: a batch must not outlive the window
         geometry it was planned on. Without it the whole batch goes out at once.
+
+        ``hold`` (window id, (left, top, width, height)): each click goes out only while that
+        window still has that geometry, checked in the same step as the click (X11: under a
+        server grab), so no window move can fall between the last check and the click.
         """
         checked = [(*self._guard(x, y, bounds), button) for x, y, button in points]
         if not checked:
@@ -168,32 +182,36 @@ class BasePointer:
         blocked = hasattr(signal, "pthread_sigmask")
         held = False
 
-        def hold(on: bool) -> None:
+        def hold_sigint(on: bool) -> None:
             nonlocal held
             if blocked and on != held:
                 signal.pthread_sigmask(signal.SIG_BLOCK if on else signal.SIG_UNBLOCK, {signal.SIGINT})
                 held = on
         try:
-            hold(True)
+            hold_sigint(True)
             for i, (xi, yi, button) in enumerate(checked):
                 window = None
                 if check is not None:
                     self._flush()
-                    hold(False)   # a check may wait for the screen: Ctrl-C stays prompt
+                    hold_sigint(False)   # a check may wait for the screen: Ctrl-C stays prompt
                     window = check(i)
                     if window is None:
                         rest = None   # the window moved: no parking at the old place either
                         break
-                    hold(True)
+                    hold_sigint(True)
                 click = Click(xi, yi, button, time.time(), tuple(int(v) for v in bounds), window)
+                if hold is None:
+                    self._press_release(xi, yi, button)
+                elif not self._press_release_held(xi, yi, button, hold):
+                    rest = None   # moved after the check: stop here, no click sent
+                    break
                 self.log.append(click)
                 made.append(click)
-                self._press_release(xi, yi, button)
             if rest is not None:   # then off the board, so no cell is left hovered
                 self._motion(*rest)
             self._flush()
         finally:
-            hold(False)
+            hold_sigint(False)
             self._write_log(made)
         return made
 
@@ -246,6 +264,33 @@ class Pointer(BasePointer):
 
     def _flush(self) -> None:
         self.pg.platformModule._display.sync()
+
+    def _press_release_held(self, x: int, y: int, button: str,
+                            hold: tuple[int, tuple[int, int, int, int]]) -> bool:
+        # GrabServer, the window's geometry, the three XTest events, UngrabServer, all on this
+        # one connection: while the server is grabbed no other client (the window manager, a
+        # user dragging the window) is served, so the geometry read is the geometry clicked.
+        from Xlib import X
+        from Xlib.error import XError
+        display = self.pg.platformModule._display
+        wid, (left, top, width, height) = hold
+        display.grab_server()
+        try:
+            win = display.create_resource_object("window", wid)
+            try:
+                if win.get_attributes().map_state != X.IsViewable:
+                    return False
+                geom = win.get_geometry()
+                origin = win.translate_coords(display.screen().root, 0, 0)
+            except XError:   # the window is gone (BadWindow)
+                return False
+            if (-origin.x, -origin.y, geom.width, geom.height) != (left, top, width, height):
+                return False
+            self._press_release(x, y, button)
+            return True
+        finally:
+            display.ungrab_server()
+            display.flush()
 
     def _call(self, fn, *args, **kwargs):
         try:
