@@ -196,16 +196,7 @@ class X11:
 
     def rect(self, wid: int) -> Rect | None:
         """Just the absolute geometry (2 round trips), or None if the window is gone/unmapped."""
-        from Xlib import X
-        win = self._window(wid)
-        try:
-            if win.get_attributes().map_state != X.IsViewable:
-                return None
-            geom = win.get_geometry()
-            origin = win.translate_coords(self.root, 0, 0)
-        except self._xerror.XError:
-            return None
-        return Rect(-origin.x, -origin.y, geom.width, geom.height)
+        return window_rect(self.d, wid)
 
     def stacked_above(self, wid: int) -> list[int]:
         """Ids of the viewable windows stacked above ``wid`` (bottom to top).
@@ -459,6 +450,24 @@ class X11:
             self.d.sync()
         except self._xerror.XError as exc:
             raise DesktopError(f"cannot move/resize window 0x{wid:x}: {exc}") from None
+
+
+def window_rect(display, wid: int) -> Rect | None:
+    """Window ``wid``'s absolute geometry on an open python-xlib ``display``, or None if it is
+    gone or unmapped. A function of the connection, because a click checked under a server
+    grab (``input.Pointer``) must ask on its own connection: any other would wait for the
+    grab to end."""
+    from Xlib import X
+    from Xlib.error import XError
+    win = display.create_resource_object("window", wid)
+    try:
+        if win.get_attributes().map_state != X.IsViewable:
+            return None
+        geom = win.get_geometry()
+        origin = win.translate_coords(display.screen().root, 0, 0)
+    except XError:
+        return None
+    return Rect(-origin.x, -origin.y, geom.width, geom.height)
 
 
 @contextlib.contextmanager

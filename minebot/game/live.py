@@ -556,10 +556,8 @@ class LiveGame(Game):
             return board
         lost: set[int] = set()   # moves (paced play) that never showed on screen
         check = self._click_check(starts, played, before, lost)
-        hold = None
-        if self.window is not None:   # checked again with each click, in the same server step
-            r = self.window.rect
-            hold = (self.window.id, (r.left, r.top, r.width, r.height))
+        # the window's geometry is checked again with each click, in the same server step
+        hold = (self.window.id, self.window.rect) if self.window is not None else None
         made = self.pointer.click_many(points, bounds, park=self._park_point(), check=check,
                                        hold=hold)
         self.clicks += len(made)

@@ -13,9 +13,12 @@ import json
 import os
 import time
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from ..errors import Interrupted, MinebotError, OutputError
+
+if TYPE_CHECKING:   # pragma: no cover
+    from ..desktop.window import Rect
 
 
 class UnsafeClickError(MinebotError):
@@ -115,9 +118,9 @@ class BasePointer:
         """Until everything sent so far has reached the display server."""
 
     def _press_release_held(self, x: int, y: int, button: str,
-                            hold: tuple[int, tuple[int, int, int, int]]) -> bool:
+                            hold: tuple[int, Rect]) -> bool:
         """Press and release only if window ``hold[0]`` still has the geometry ``hold[1]``
-        (left, top, width, height), checked and clicked as one step of the display server;
+        (a ``desktop.Rect``), checked and clicked as one step of the display server;
         False (nothing sent) if it moved. Where the transport cannot hold the server (no
         window to ask), the caller's own check before the click is all there is."""
         self._press_release(x, y, button)
@@ -154,7 +157,7 @@ class BasePointer:
                    bounds: tuple[int, int, int, int],
                    park: tuple[float, float, tuple[int, int, int, int]] | None = None,
                    check: Callable[[int], tuple[int, int, int, int] | None] | None = None,
-                   hold: tuple[int, tuple[int, int, int, int]] | None = None,
+                   hold: tuple[int, Rect] | None = None,
                    ) -> list[Click]:
         """Click several points in order; returns the clicks made.
 
@@ -166,7 +169,7 @@ class BasePointer:
         with the click), or None to stop the batch there: a batch must not outlive the window
         geometry it was planned on. Without it the whole batch goes out at once.
 
-        ``hold`` (window id, (left, top, width, height)): each click goes out only while that
+        ``hold`` (window id, its ``Rect``): each click goes out only while that
         window still has that geometry, checked in the same step as the click (X11: under a
         server grab), so no window move can fall between the last check and the click.
         """
@@ -266,25 +269,16 @@ class Pointer(BasePointer):
         self.pg.platformModule._display.sync()
 
     def _press_release_held(self, x: int, y: int, button: str,
-                            hold: tuple[int, tuple[int, int, int, int]]) -> bool:
+                            hold: tuple[int, Rect]) -> bool:
         # GrabServer, the window's geometry, the three XTest events, UngrabServer, all on this
         # one connection: while the server is grabbed no other client (the window manager, a
         # user dragging the window) is served, so the geometry read is the geometry clicked.
-        from Xlib import X
-        from Xlib.error import XError
+        from ..desktop.window import window_rect
         display = self.pg.platformModule._display
-        wid, (left, top, width, height) = hold
+        wid, planned = hold
         display.grab_server()
         try:
-            win = display.create_resource_object("window", wid)
-            try:
-                if win.get_attributes().map_state != X.IsViewable:
-                    return False
-                geom = win.get_geometry()
-                origin = win.translate_coords(display.screen().root, 0, 0)
-            except XError:   # the window is gone (BadWindow)
-                return False
-            if (-origin.x, -origin.y, geom.width, geom.height) != (left, top, width, height):
+            if window_rect(display, wid) != planned:
                 return False
             self._press_release(x, y, button)
             return True
