@@ -16,7 +16,8 @@ import pytest
 
 from minebot.desktop import GnomeMines, Screen, X11, Xvfb
 from minebot.hint import LAYERS, advise_board
-from minebot.hint.overlay import WINDOW_CLASS, WindowPixels
+from minebot.desktop.capture import CompositeCapture
+from minebot.hint.overlay import WINDOW_CLASS
 
 HAVE_X = (shutil.which("Xvfb") is not None and shutil.which("xdotool") is not None
           and os.access("/usr/games/gnome-mines", os.X_OK))
@@ -31,7 +32,8 @@ def xdo(env, *args: str) -> None:
 
 def read_game(display: str, wid: int, reader):
     """The board as the game drew it (its own pixels: our overlay is not in them)."""
-    pixels = WindowPixels(display, wid)
+    with X11(display) as x:
+        pixels = CompositeCapture(display, x.info(wid))
     try:
         deadline = time.monotonic() + 5
         while True:

@@ -88,7 +88,7 @@ def final_screen(game):
     if game.backend.name == "mutter":
         return _final_screen_wayland(game)
     if game.window is not None:   # the window's own pixels (XWayland's screen reads black)
-        from minebot.desktop.backend import WindowCapture
+        from minebot.desktop.capture import WindowCapture
         with WindowCapture(game.display, game.window) as capture:
             frame = capture.grab(game.region)
     else:

@@ -27,7 +27,7 @@ def make_screenshot(out: str, level: str = "intermediate", window=(810, 656),
     from minebot.vision import Reader
     from minebot.solver.doubts import sure_board
     from minebot.hint.advise import advise
-    from minebot.hint.overlay import WindowPixels
+    from minebot.desktop.capture import CompositeCapture
 
     mines = LEVELS[level].mines
     with Xvfb(1280, 1024) as xv, GnomeMines(xv, level=level, window=window) as game:
@@ -35,7 +35,7 @@ def make_screenshot(out: str, level: str = "intermediate", window=(810, 656),
         rect = game.refresh().rect
         park = (rect.left + rect.width - 30, rect.top + rect.height - 15)
         reader = Reader(mines=mines)
-        pixels = WindowPixels(xv.display, game.window.id)
+        pixels = CompositeCapture(xv.display, game.window)
         try:
             reading = reader.read(pixels.grab())
             rows, cols = reading.board.shape

@@ -28,6 +28,8 @@ import numpy as np
 
 from minebot.board import Board, Cell, GameState
 from minebot.desktop.capture import Screen
+from minebot.desktop.frames import FrameSource
+from minebot.desktop.readings import read_once
 from minebot.desktop.mines import GnomeMines, custom_mines_roundtrip
 from minebot.desktop.window import Rect
 from minebot.desktop.xvfb import DesktopError, Xvfb
@@ -117,32 +119,28 @@ class Play:
     pointer: object = None
     dialog_closed: bool = False
 
+    def __post_init__(self) -> None:
+        self.frames = FrameSource(self.screen, self.game.window.rect)   # the window, on screen
+
     def frame(self) -> np.ndarray:
-        return self.screen.grab(self.game.window.rect)
+        return self.frames.grab()
 
     def park(self) -> None:
         """Pointer inside the window, left of the board: no cell is hovered."""
         rect = self.game.window.rect
         self.pointer.move(rect.left + 3, rect.top + rect.height // 2, _bounds(rect))
 
-    def settle(self, before: np.ndarray | None, timeout: float = 1.5) -> np.ndarray:
-        """Wait for the board area to change from ``before`` (if given), then stop changing."""
+    def _area(self) -> tuple[int, int, int, int] | None:
         board = self.grid.board if self.grid else None
-        def key(f):
-            return f if board is None else f[board.top:board.bottom, board.left:board.right]
-        deadline = time.monotonic() + timeout
-        frame = self.frame()
-        if before is not None:
-            while np.array_equal(key(frame), key(before)) and time.monotonic() < deadline:
-                time.sleep(0.005)
-                frame = self.frame()
-        still = time.monotonic()
-        while time.monotonic() - still < 0.08 and time.monotonic() < deadline + 1:
-            time.sleep(0.01)
-            nxt = self.frame()
-            if not np.array_equal(key(nxt), key(frame)):
-                frame, still = nxt, time.monotonic()
-        return frame
+        return None if board is None else (board.left, board.top, board.right, board.bottom)
+
+    def settle(self, before: np.ndarray | None, timeout: float = 1.5) -> np.ndarray:
+        """Wait for the board area to change from ``before`` (if given), then stop changing
+        for 80 ms."""
+        area = self._area()
+        changed = [area or (0, 0, before.shape[1], before.shape[0])] if before is not None else []
+        return self.frames.settled(area, before=before, changed=changed, quiet=0.01, hold=0.08,
+                                   timeout=timeout + 1)
 
     def click(self, cell: tuple[int, int], button: str) -> np.ndarray:
         before = self.frame()
@@ -180,11 +178,11 @@ class Play:
     def read(self, frame: np.ndarray | None = None) -> Board:
         """The board as this recorder sees it (bgcolors only), with its own marks overlaid."""
         if self.close_dialogs():
-            frame = self.settle(None)
-        frame = self.frame() if frame is None else frame
-        if self.grid is None:
-            self.grid = locate_fresh(frame, self.rows, self.cols)
-        idx = sample_cells(frame, self.grid)
+            frame = None   # the board under the closed dialog, once redrawn
+        if frame is None:
+            frame, idx = read_once(self.frames, self._sample, self._area())
+        else:
+            idx = self._sample(frame)
         cells = np.where(idx <= 8, idx, Cell.COVERED).astype(np.int8)
         for cell, code in list(self.marks.items()):
             if idx[cell] <= 8:
@@ -203,9 +201,15 @@ class Play:
             cells[idx >= 9] = Cell.FLAG  # the game flags every mine on a win
         return Board(cells, self.mines, state)
 
+    def _sample(self, frame: np.ndarray) -> np.ndarray:
+        """This recorder's reader: the palette index of every cell (the grid found first)."""
+        if self.grid is None:
+            self.grid = locate_fresh(frame, self.rows, self.cols)
+        return sample_cells(frame, self.grid)
+
     def open(self, cell: tuple[int, int]) -> Board:
         frame = self.click(cell, "left")
-        idx = sample_cells(frame, self.grid)
+        idx = self._sample(frame)
         # After a loss bgcolors shows every unflagged mine on #888a85 (nothing is pressed now,
         # the button is up), and the clicked cell stays unrevealed.
         if (idx == _P_PRESSED).any() or idx[cell] > 8:

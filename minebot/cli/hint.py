@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from contextlib import contextmanager
 
 DESCRIPTION = """\
 Watch the GNOME Mines window and draw the solver's conclusions over it, without ever clicking:
@@ -129,45 +130,51 @@ def _one_frame(args):
             board = board.replace(mines=args.mines)
         return None, None, board
     from ..vision import Reader, load_image
+    reader = Reader(args.templates, mines=args.mines)
     if args.image:
-        frame = load_image(args.image)
-    elif _native_wayland(args.display):
-        from ..desktop.mutter import Bus, MutterBackend
-        with MutterBackend(Bus.from_env()) as backend:   # the whole screen: no window list
-            frame = backend.screen().grab()
-    else:
-        from ..desktop import capture, find_window
-        from ..errors import NoGameError
-        game = find_window(args.display)
-        if game is None:
-            raise NoGameError("no GNOME Mines window found (start the game, or give an IMAGE)")
-        frame = _window_pixels(game, args.display)
-        if frame is None:
-            frame = capture(game.rect, args.display)
-    reading = Reader(args.templates, mines=args.mines).read(frame)
+        reading = reader.read(frame := load_image(args.image))
+        return frame, reading, reading.board
+    from ..desktop.readings import read_once
+    with _game_frames(args.display) as frames:
+        frame, reading = read_once(frames, reader.read)
     return frame, reading, reading.board
+
+
+@contextmanager
+def _game_frames(display):
+    """The frame source of the live game: the window's own pixels (Composite, so a running
+    overlay's marks are not read; else the screen), or on GNOME on Wayland the whole screen
+    from mutter's screen cast (no window list there)."""
+    from ..desktop.frames import FrameSource
+    if _native_wayland(display):
+        from ..desktop.mutter import Bus, MutterBackend
+        with MutterBackend(Bus.from_env()) as backend, \
+                FrameSource(backend.screen(), backend.screen_rect) as frames:
+            yield frames
+        return
+    from ..desktop import find_window
+    from ..desktop.capture import CompositeCapture, Screen
+    from ..desktop.xvfb import DesktopError
+    from ..errors import NoGameError
+    game = find_window(display)
+    if game is None:
+        raise NoGameError("no GNOME Mines window found (start the game, or give an IMAGE)")
+    try:
+        pixels = CompositeCapture(display, game)
+    except DesktopError:
+        pixels = None
+    if pixels is None or not pixels.available:
+        if pixels is not None:
+            pixels.close()
+        pixels = Screen(display)
+    with FrameSource(pixels, game.rect) as frames:
+        yield frames
 
 
 def _native_wayland(display) -> bool:
     """GNOME on Wayland with a native game (an X display named with --display means X11)."""
     from ..desktop.backend import native_wayland
     return display is None and native_wayland()
-
-
-def _window_pixels(game, display):
-    """The game window's own pixels (so a running overlay's marks are not read), or None."""
-    from ..desktop.xvfb import DesktopError
-    from ..hint.overlay import WindowPixels
-    try:
-        pixels = WindowPixels(display, game.id)
-    except DesktopError:
-        return None
-    try:
-        return pixels.grab() if pixels.available else None
-    except DesktopError:
-        return None
-    finally:
-        pixels.close()
 
 
 def _save_png(path: str, image) -> None:

@@ -10,6 +10,7 @@ GNOME is seen and played through mutter's ScreenCast and RemoteDesktop D-Bus API
 
     backend = open_backend()              # $MINEBOT_BACKEND forces one of BACKENDS
     capture = backend.capture(window)     # frames of that window, in screen coordinates
+    frames = FrameSource(capture, region) # what play reads (``minebot.desktop.frames``)
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Protocol
 import numpy as np
 
 from ..errors import BadInputError, NoGameError
+from .capture import WindowCapture
 from .window import X11, Rect, WindowInfo
 
 BACKENDS = {
@@ -32,7 +34,9 @@ BACKENDS = {
 
 
 class Capture(Protocol):
-    """Frames of the game: ``grab(region)`` in screen coordinates -> BGR array."""
+    """Pixels of the game: ``grab(region)`` in screen coordinates -> BGR array (the ways are in
+    ``minebot.desktop.capture`` and ``mutter.MonitorCapture``; play, the overlay and the
+    recorder use them through ``minebot.desktop.frames.FrameSource``)."""
 
     def grab(self, region: Rect) -> np.ndarray: ...
 
@@ -68,48 +72,6 @@ class Backend(Protocol):
     def key(self, combo: str) -> None: ...
 
     def close(self) -> None: ...
-
-
-class WindowCapture:
-    """Frames of one X window, asked for in screen coordinates.
-
-    The window's pixels are read from its own drawable, so a frame never shows the root or
-    another client's pixels except where an overlapping window covers ours without a
-    compositor (the caller checks the stacking before it trusts a frame).
-    """
-
-    def __init__(self, display: str, window: WindowInfo) -> None:
-        from .xshm import WindowGrabber
-        self.display = display
-        self.window = window
-        self._grabber = WindowGrabber(display, window.id)
-
-    def follow(self, window: WindowInfo) -> None:
-        """The window moved or was replaced: grab the new place (or the new window)."""
-        if window.id != self.window.id:
-            self.close()
-            from .xshm import WindowGrabber
-            self._grabber = WindowGrabber(self.display, window.id)
-        self.window = window
-
-    def grab(self, region: Rect) -> np.ndarray:
-        """The pixels of ``region`` (screen coordinates, inside the window), BGR."""
-        left, top = self.window.rect.left, self.window.rect.top
-        inside = region.intersect(self.window.rect)
-        if inside is None or inside != region:
-            raise NoGameError(f"the region {region} lies outside the game window {self.window.rect}")
-        return self._grabber.grab(region.left - left, region.top - top, region.width, region.height)
-
-    def close(self) -> None:
-        grabber, self._grabber = getattr(self, "_grabber", None), None
-        if grabber is not None:
-            grabber.close()
-
-    def __enter__(self) -> "WindowCapture":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
 
 
 class X11Backend:

@@ -1,7 +1,17 @@
-"""Screen capture with mss into BGR numpy arrays (what opencv and the vision reader expect).
+"""The ways pixels are grabbed on X11, each a ``Capture`` (``grab(region)`` in screen
+coordinates -> BGR array, ``close()``): the backends of ``minebot.desktop.frames.FrameSource``,
+which is how the rest of minebot gets a frame of the game.
 
-One ``Screen`` keeps one mss connection open: opening X for every frame would cost more than
-the grab itself. mss objects are not thread-safe, so use one ``Screen`` per thread.
+- ``Screen``: the root window through mss (the whole screen of a plain X server; a board
+  found without its window). One ``Screen`` keeps one mss connection open: opening X for
+  every frame would cost more than the grab itself. mss objects are not thread-safe.
+- ``WindowCapture``: one X window's own drawable through XShm (never the root: XWayland's
+  root reads black, and a compositing WM's root is not the game).
+- ``CompositeCapture``: one X window's own pixmap through the Composite extension: what the
+  game drew even where another window (the hint overlay) lies on top of it.
+
+The GNOME-on-Wayland capture (mutter's screen cast) is ``minebot.desktop.mutter.MonitorCapture``.
+Every X library is imported when a capture opens: this module imports with no display.
 """
 
 from __future__ import annotations
@@ -10,12 +20,13 @@ import os
 
 import numpy as np
 
-from .window import Rect
+from ..errors import NoGameError
+from .window import Rect, WindowInfo
 from .xvfb import DesktopError
 
 
 class Screen:
-    """``Screen(":5").grab(Rect(...)) -> (h, w, 3) uint8 BGR``."""
+    """``Screen(":5").grab(Rect(...)) -> (h, w, 3) uint8 BGR`` of the root window."""
 
     def __init__(self, display: str | None = None) -> None:
         import mss  # imported here: the package must import with no display
@@ -58,6 +69,122 @@ class Screen:
 
 
 def capture(region: Rect | None = None, display: str | None = None) -> np.ndarray:
-    """One-shot capture (opens and closes a connection; use ``Screen`` in loops)."""
+    """One-shot capture of the screen (opens and closes a connection; use ``Screen`` in loops)."""
     with Screen(display) as screen:
         return screen.grab(region)
+
+
+def _inside(region: Rect, window: Rect) -> None:
+    """``region`` must lie inside the window: a frame is never padded or guessed."""
+    if region.intersect(window) != region:
+        raise NoGameError(f"the region {region} lies outside the game window {window}")
+
+
+class WindowCapture:
+    """Frames of one X window through XShm, asked for in screen coordinates.
+
+    The window's pixels are read from its own drawable, so a frame never shows the root or
+    another client's pixels except where an overlapping window covers ours without a
+    compositor (the caller checks the stacking before it trusts a frame).
+    """
+
+    def __init__(self, display: str, window: WindowInfo) -> None:
+        from .xshm import WindowGrabber
+        self.display = display
+        self.window = window
+        self._grabber = WindowGrabber(display, window.id)
+
+    def follow(self, window: WindowInfo) -> None:
+        """The window moved or was replaced: grab the new place (or the new window)."""
+        if window.id != self.window.id:
+            self.close()
+            from .xshm import WindowGrabber
+            self._grabber = WindowGrabber(self.display, window.id)
+        self.window = window
+
+    def grab(self, region: Rect | None = None) -> np.ndarray:
+        """The pixels of ``region`` (screen coordinates, inside the window; None: all of it)."""
+        region = self.window.rect if region is None else region
+        _inside(region, self.window.rect)
+        left, top = self.window.rect.left, self.window.rect.top
+        return self._grabber.grab(region.left - left, region.top - top, region.width, region.height)
+
+    def close(self) -> None:
+        grabber, self._grabber = getattr(self, "_grabber", None), None
+        if grabber is not None:
+            grabber.close()
+
+    def __enter__(self) -> "WindowCapture":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class CompositeCapture:
+    """One X window's own pixmap, through the Composite extension, in screen coordinates.
+
+    Why: a screen capture of the board would contain whatever lies on top (the hint overlay's
+    marks). With the window redirected (``RedirectAutomatic``: the server still paints it on
+    screen, no compositing manager needed) its pixmap holds exactly what the game drew.
+    ``available`` is False when the server lacks Composite: callers then capture the screen.
+    """
+
+    def __init__(self, display: str | None, window: WindowInfo) -> None:
+        from .window import open_display
+        name = display or os.environ.get("DISPLAY")
+        try:
+            self.d = open_display(name)
+        except Exception as exc:
+            raise DesktopError(f"cannot open X display {name}: {exc}") from None
+        self.window = window
+        self.available = self.d.has_extension("Composite")
+        self.win = self.d.create_resource_object("window", window.id)
+        if self.available:
+            from Xlib.ext import composite
+            self.d.composite_query_version()
+            self.win.composite_redirect_window(composite.RedirectAutomatic)
+            self.d.sync()
+
+    def follow(self, window: WindowInfo) -> None:
+        """The window moved (same window): crop at its new place."""
+        self.window = window
+
+    def grab(self, region: Rect | None = None) -> np.ndarray:
+        """``region`` of the window (screen coordinates; None: all of it as it is now), BGR."""
+        from Xlib import X
+        from Xlib import error as xerror
+        if not self.available:
+            raise DesktopError("no Composite extension")
+        try:
+            geom = self.win.get_geometry()
+            pixmap = self.win.composite_name_window_pixmap()
+            try:
+                img = pixmap.get_image(0, 0, geom.width, geom.height, X.ZPixmap, 0xFFFFFFFF)
+            finally:
+                pixmap.free()
+        except xerror.XError as exc:
+            raise DesktopError(f"cannot read the game window's pixels: {exc}") from None
+        data = np.frombuffer(img.data, np.uint8)
+        bpp = data.size // (geom.width * geom.height)
+        if bpp != 4:
+            raise DesktopError(f"unsupported window pixel format ({bpp} bytes per pixel)")
+        whole = data.reshape(geom.height, geom.width, 4)
+        if region is not None:
+            here = Rect(self.window.rect.left, self.window.rect.top, geom.width, geom.height)
+            _inside(region, here)
+            x, y = region.left - here.left, region.top - here.top
+            whole = whole[y:y + region.height, x:x + region.width]
+        return np.ascontiguousarray(whole[:, :, :3])
+
+    def close(self) -> None:
+        try:
+            self.d.close()   # closing the connection also ends the redirection
+        except Exception:
+            pass
+
+    def __enter__(self) -> "CompositeCapture":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

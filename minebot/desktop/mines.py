@@ -228,7 +228,7 @@ class GnomeMines(PrivateGame):
 
     def wait_settled(self, timeout: float = 5.0, quiet: float = 0.15) -> None:
         """Wait until the window's pixels stop changing (drawing done) for ``quiet`` seconds."""
-        from .backend import WindowCapture   # the window's own pixels (XWayland's root is black)
+        from .capture import WindowCapture   # the window's own pixels (XWayland's root is black)
         deadline = time.monotonic() + timeout
         with WindowCapture(self.display, self.refresh()) as capture:
             last = None

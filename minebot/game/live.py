@@ -35,18 +35,13 @@ import numpy as np
 from ..board import Board, Cell, GameState
 from ..errors import BadInputError, MinebotError, NoGameError, UnreadableGameError
 from ..move import Action, Move
-from ..desktop.watch import ring_box, ring_unchanged
+from ..desktop.frames import HOVER_GRACE, FrameSource
 from ..desktop.window import Rect
 from .base import Game
-from .plan import clicks_for, expectation
+from .plan import expectation, move_of, move_shows, plan_batch
+from .points import board_rect, bounds, cell_point, park_point
 from .ui import GameUI
 
-
-PARK_OFFSET = 8
-"""Pixels between the board's edge and the parked pointer."""
-
-HOVER_GRACE = 0.06
-"""Seconds after a click during which a cell in hover/pressed colour is not yet its result."""
 
 PACED_WMS = frozenset({"Openbox"})
 """Window managers under which clicks must wait for the previous click's result.
@@ -125,8 +120,8 @@ class LiveGame(Game):
                                f"{', '.join(ui.levels) or '(none: it plays the size it shows)'}")
         self.display = self.backend.display
         self.screen_rect = self.backend.screen_rect
-        self.capture = None         # WindowCapture of the game window, or the whole Screen
-        self.screen = None          # the whole Screen when playing without the window
+        self.frames: FrameSource | None = None   # the game window's pixels, or the whole screen's
+        self.screen = None          # the whole screen's capture when playing without the window
         self.pointer = self.backend.pointer(click_log)
         if reader is None:
             from ..vision import Reader
@@ -142,7 +137,6 @@ class LiveGame(Game):
         self.question_marks = question_marks
         self.frames_dir = Path(frames_dir) if frames_dir else Path(".")
         self.window = None          # WindowInfo, or None when playing the whole screen
-        self.region = None          # Rect captured
         self.frame: np.ndarray | None = None
         self.reading = None
         self.clicks = 0             # clicks in the current game
@@ -187,11 +181,13 @@ class LiveGame(Game):
             self._verified = False
             return
         self.window = None
-        self.capture = self.screen = self.backend.screen()
-        self.region = self.screen.rect
+        if self.frames is not None:
+            self.frames.close()
+        self.screen = self.backend.screen()
+        self.frames = FrameSource(self.screen, self.screen.rect, self.settle_timeout)
         from ..vision.reader import UnmatchedCellsError
         try:
-            self.reader.read(self.screen.grab(self.region))
+            self.reader.read(self.frames.grab())
         except UnmatchedCellsError:
             pass   # a board is there (read again, with retries, by observe)
         except NoGameError as exc:
@@ -211,11 +207,23 @@ class LiveGame(Game):
         region = visible.intersect(self.screen_rect)
         if region is None:
             raise NoGameError(f"the {self.ui.name} window is entirely off screen")
-        self.window, self.region = info, region
-        if self.capture is None or self.capture is self.screen:
-            self.capture = self.backend.capture(info)
+        self.window = info
+        if self.frames is None or self.frames.capture is self.screen:
+            if self.frames is not None:
+                self.frames.close()
+            self.frames = FrameSource(self.backend.capture(info), region, self.settle_timeout)
         else:
-            self.capture.follow(info)
+            self.frames.follow(region, info)
+
+    @property
+    def region(self) -> Rect | None:
+        """The screen rectangle the frames cover (the window's visible part, or the screen)."""
+        return self.frames.region if self.frames is not None else None
+
+    @property
+    def capture(self):
+        """The backend's capture under the frames (None once closed)."""
+        return self.frames.capture if self.frames is not None else None
 
     def focus(self) -> None:
         if self.window is not None and not self.x11.has_focus(self.window.id):
@@ -268,22 +276,12 @@ class LiveGame(Game):
         return True
 
     def ring_same(self, before: np.ndarray, px, inside: bool = False) -> bool:
-        """``ring_unchanged`` against a fresh grab of just the board and its ring."""
-        x0, y0, x1, y1 = ring_box(px, before.shape)
-        r = self.region
-        now = self.capture.grab(Rect(r.left + x0, r.top + y0, x1 - x0, y1 - y0))
-        inner = (px[0] - x0, px[1] - y0, px[2] - x0, px[3] - y0)
-        return ring_unchanged(before[y0:y1, x0:x1], now, inner, inside=inside)
+        """``FrameSource.ring_same``: the board still where and what it was."""
+        return self.frames.ring_same(before, px, inside)
 
     def await_board_change(self, frame: np.ndarray, px, timeout: float) -> bool:
-        """Whether the board ``px`` (and the ring around it) stops looking as in ``frame``
-        within ``timeout`` seconds (for a ``GameUI`` where windows cannot be listed)."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if not self.ring_same(frame, px, inside=True):
-                return True
-            time.sleep(0.01)
-        return False
+        """``FrameSource.await_change`` (for a ``GameUI`` where windows cannot be listed)."""
+        return self.frames.await_change(frame, px, timeout)
 
     def _covering(self) -> list:
         """Windows (not the game's own dialogs) stacked above the game and lying on the board."""
@@ -338,75 +336,50 @@ class LiveGame(Game):
         self.focus()
         self.backend.key(combo)
 
-    # -- geometry of the last reading ------------------------------------------------------
-    def _board_rect(self):
-        from ..desktop import Rect
-        left, top, right, bottom = self.reading.board_px
-        return Rect(self.region.left + left, self.region.top + top, right - left, bottom - top)
+    # -- geometry of the last reading (``minebot.game.points``) ----------------------------
+    def _board_rect(self) -> Rect:
+        return board_rect(self.region, self.reading.board_px)
 
     def _bounds(self) -> tuple[int, int, int, int]:
-        b = self._board_rect()
-        return b.left, b.top, b.right, b.bottom
+        return bounds(self._board_rect())
 
     def _cell_point(self, cell: tuple[int, int]) -> tuple[float, float]:
-        x0, y0, x1, y1 = self.reading.cell_rects[cell]
-        return self.region.left + (x0 + x1 - 1) / 2, self.region.top + (y0 + y1 - 1) / 2
-
-    def park(self, margin: bool = False) -> None:
-        """Pointer inside the window (or region) but off the board: no hovered cell.
-
-        ``margin``: ignore the last reading and use the window's left margin (after a read
-        that may have been spoiled by a pointer over the board).
-        """
-        x, y, bounds = self._park_point(margin)
-        self.pointer.move(x, y, bounds)
+        return cell_point(self.region, self.reading.cell_rects, cell)
 
     def _park_point(self, margin: bool = False) -> tuple[int, int, tuple[int, int, int, int]]:
-        region = self.region
-        if self.reading is None or margin:
-            x, y = region.left + 3, region.top + region.height // 2
-        else:
-            board = self._board_rect()
-            # A few pixels off the board on its roomiest side: inside the window's margin, so
-            # the pointer never leaves the game (with focus-follows-pointer that would pause it).
-            mid_x, mid_y = board.left + board.width // 2, board.top + board.height // 2
-            gaps = [  # (room, x, y) candidates around the board, inside the region
-                (board.left - region.left, board.left - min(PARK_OFFSET, (board.left - region.left) // 2), mid_y),
-                (region.right - board.right, board.right - 1 + min(PARK_OFFSET, (region.right - board.right) // 2), mid_y),
-                (region.bottom - board.bottom, mid_x, board.bottom - 1 + min(PARK_OFFSET, (region.bottom - board.bottom) // 2)),
-                (board.top - region.top, mid_x, board.top - min(PARK_OFFSET, (board.top - region.top) // 2)),
-            ]
-            room, x, y = max(gaps)
-            if room < 2:
-                raise NoGameError("no room off the board to park the pointer")
-        return x, y, (region.left, region.top, region.right, region.bottom)
+        """``park_point`` off the board as last read (``margin``, or no reading: the window's
+        left margin, after a read that may have been spoiled by a pointer over the board)."""
+        board = None if self.reading is None or margin else self._board_rect()
+        return park_point(self.region, board)
+
+    def park(self, margin: bool = False) -> None:
+        """Pointer inside the window (or region) but off the board: no hovered cell."""
+        x, y, limits = self._park_point(margin)
+        self.pointer.move(x, y, limits)
 
     # -- observe -----------------------------------------------------------------------------
     def grab(self) -> np.ndarray:
-        return self.capture.grab(self.region)
-
-    def _next_frame(self, timeout: float = 0.05) -> None:
-        """Until the screen may have changed: a capture fed by a stream (mutter's screen cast)
-        says when its next frame comes, at no cost; a grabbing one is polled every 1 ms."""
-        wait = getattr(self.capture, "wait_next", None)
-        if wait is None:
-            time.sleep(0.001)
-        else:
-            wait(timeout)
+        return self.frames.grab()
 
     def observe(self) -> Board:
         return self._observe(expect=None)
 
     def _observe(self, expect=None) -> Board:
         """Capture and read until a clean, settled read (and, with ``expect``, a plausible one)."""
+        from ..desktop.readings import readings
         from ..vision.reader import NoBoardError, UnmatchedCellsError
         last_error: Exception | None = None
         # A game that draws a message over the board after a win or loss (KMines) gets that
         # long, from the first read that failed, to clear it before the reads give up.
         patience: float | None = None
-        attempt = -1
-        while (attempt := attempt + 1) <= self.rereads or (
-                patience is not None and time.monotonic() < patience):
+        reads = 0
+
+        def before(attempt: int) -> bool:
+            """Before each read: give up after ``rereads`` (and the patience), else clear the
+            way (dialogs, a moved window) and park the pointer off the board."""
+            nonlocal patience, reads
+            if attempt > self.rereads and (patience is None or time.monotonic() >= patience):
+                return False
             if attempt == 1:
                 patience = time.monotonic() + self.ui.end_popup_seconds
             if attempt > self.rereads:
@@ -416,10 +389,14 @@ class LiveGame(Game):
                 self._close_dialogs()
                 self._check_window()
             self.park(margin=attempt >= 2)
-            frame = self._settled(None)
-            try:
-                reading = self.reader.read(frame)
-            except NoBoardError as exc:
+            reads = attempt + 1
+            return True
+
+        frame = None
+        for seen in readings(self.frames, self.reader.read, before=before,
+                             area=lambda _last: self.reading.board_px if self.reading else None):
+            frame, reading, exc = seen.frame, seen.reading, seen.error
+            if isinstance(exc, NoBoardError):
                 last_error = exc
                 if self._close_dialogs():
                     continue
@@ -428,12 +405,14 @@ class LiveGame(Game):
                 else:
                     time.sleep(0.05)
                 continue
-            except UnmatchedCellsError as exc:
+            if isinstance(exc, UnmatchedCellsError):
                 last_error = exc
                 if self._close_dialogs():
                     continue
                 time.sleep(0.03)
                 continue
+            if exc is not None:
+                raise exc
             if reading.suspect and not _won_beyond_doubt(reading, self.mines_hint):
                 # Hovered or pressed cells pass; a cell that stays doubtful is never acted on.
                 last_error = ScreenMismatchError(
@@ -458,53 +437,18 @@ class LiveGame(Game):
             return board
         self.frame = frame
         saved = self.save_frame("unreadable")
-        raise type(last_error)(f"{last_error} (after {attempt} reads; frame saved "
+        raise type(last_error)(f"{last_error} (after {reads} reads; frame saved "
                                f"to {saved})") if isinstance(last_error, ScreenMismatchError) \
             else NoGameError(f"could not read the board: {last_error}; frame saved to {saved}")
 
     def _settled(self, before: np.ndarray | None, cells: Sequence[tuple[int, int]] = ()) -> np.ndarray:
-        """A frame taken after the screen reacted to our clicks and stopped changing.
-
-        With ``before`` and ``cells``: first wait until every clicked cell looks different from
-        ``before`` (a reveal shows ~10 ms after the button comes up). Then grab until two
-        consecutive frames agree on the board area (the clock is outside it).
-        """
-        deadline = time.monotonic() + self.settle_timeout
-        frame = self.grab()
-        if before is not None and cells and self.reading is not None and before.shape == frame.shape:
-            rects = [self.reading.cell_rects[c] for c in cells]
-            clicked_at = time.monotonic()
-            while time.monotonic() < deadline:
-                changed = all(not np.array_equal(frame[y0:y1, x0:x1], before[y0:y1, x0:x1])
-                              for x0, y0, x1, y1 in rects)
-                # Right after the button comes up the cell may still show the hover or pressed
-                # colour (the reveal follows ~10 ms later): not the result yet.
-                if changed and (time.monotonic() - clicked_at > self.hover_grace or
-                                not any(self.ui.looks_transient(frame[y0:y1, x0:x1]) for x0, y0, x1, y1 in rects)):
-                    if os.environ.get("MINEBOT_DEBUG"):
-                        print(f"minebot: {len(rects)} cell(s) changed after "
-                              f"{1000 * (time.monotonic() - clicked_at):.1f} ms", file=sys.stderr)
-                    break
-                self._next_frame()
-                frame = self.grab()
-            # GTK may paint a change in several pieces: one more grab a few ms later must
-            # agree on the whole board before the frame is read.
-            quiet = 0.004
-        else:
-            quiet = 0.012
-        area = self.reading.board_px if self.reading is not None else None
-
-        def key(f):
-            if area is None or f.shape != frame.shape:
-                return f
-            return f[area[1]:area[3], area[0]:area[2]]
-        while time.monotonic() < deadline:
-            time.sleep(quiet)
-            nxt = self.grab()
-            if nxt.shape == frame.shape and np.array_equal(key(nxt), key(frame)):
-                return nxt
-            frame = nxt
-        return frame
+        """A frame taken after the screen reacted to our clicks (``cells`` look different
+        from ``before``) and stopped changing on the board (``FrameSource.settled``)."""
+        reading = self.reading
+        changed = [tuple(reading.cell_rects[c]) for c in cells] if reading is not None else []
+        return self.frames.settled(reading.board_px if reading is not None else None,
+                                   before=before, changed=changed, transient=self.ui.looks_transient,
+                                   hover_grace=self.hover_grace)
 
     # -- act ---------------------------------------------------------------------------------
     def act(self, moves: Sequence[Move]) -> Board:
@@ -535,37 +479,22 @@ class LiveGame(Game):
 
     def _play_chunk(self, board: Board, moves: Sequence[Move]) -> Board:
         before = self.frame
-        bounds = self._bounds()
-        clicked: list[tuple[int, int]] = []
-        points: list[tuple[float, float, str]] = []
-        starts: dict[int, int] = {}   # first point of each move -> number of moves before it
-        played: list[Move] = []
-        for move in moves:
-            r, c = move.cell
-            if not (0 <= r < board.rows and 0 <= c < board.cols):
-                raise MinebotError(f"move {move} is outside the {board.cols}x{board.rows} board")
-            buttons = clicks_for(move, int(board.cells[move.cell]), self.question_marks)
-            if not buttons:
-                continue
-            x, y = self._cell_point(move.cell)
-            starts[len(points)] = len(played)
-            points += [(x, y, button) for button in buttons]
-            clicked.append(move.cell)
-            played.append(move)
-        if not clicked:
+        batch = plan_batch(board, moves, self._cell_point, self.question_marks)
+        if not batch.played:
             return board
+        played, starts = batch.played, batch.starts
         lost: set[int] = set()   # moves (paced play) that never showed on screen
         check = self._click_check(starts, played, before, lost)
         # the window's geometry is checked again with each click, in the same server step
         hold = (self.window.id, self.window.rect) if self.window is not None else None
-        made = self.pointer.click_many(points, bounds, park=self._park_point(), check=check,
-                                       hold=hold)
+        made = self.pointer.click_many(batch.points, self._bounds(), park=self._park_point(),
+                                       check=check, hold=hold)
         self.clicks += len(made)
-        if len(made) < len(points):
+        if len(made) < len(batch.points):
             # The window moved during the batch: it stopped at a move boundary. Read the
             # window where it is now and let the solver plan the rest on that reading.
             # (a move of two clicks stopped between them counts as not done: its cell is read)
-            done = starts[max(k for k in starts if k <= len(made))]
+            done = move_of(starts, len(made))
             if os.environ.get("MINEBOT_DEBUG"):
                 print(f"minebot: window moved; batch stopped after {done} of {len(played)} "
                       "moves", file=sys.stderr)
@@ -581,12 +510,11 @@ class LiveGame(Game):
                     print(f"minebot: {len(lost)} click(s) lost by the window manager",
                           file=sys.stderr)
                 played = [m for j, m in enumerate(played) if j not in lost]
-                clicked = [m.cell for m in played]
         expect = expectation(board, played, self.drops_clicks)
         if before is None:
             return self._observe(expect=expect)
         # The settled frame is read first; re-reads (if needed) capture again.
-        return self._observe_with_frame(self._settled(before, clicked), expect)
+        return self._observe_with_frame(self._settled(before, [m.cell for m in played]), expect)
 
     def _click_check(self, starts: dict[int, int], moves: list[Move], before: np.ndarray | None,
                      lost: set[int]):
@@ -609,9 +537,9 @@ class LiveGame(Game):
             if self.paced and i > 0 and before is not None:
                 # the previous click must show first (also between the two right-clicks of
                 # one move: the cell shows the first one's mark before the second is sent)
-                owner = max(k for k in starts if k <= i - 1)
-                if not self._await_move(moves[starts[owner]], before):
-                    lost.add(starts[owner])
+                owner = move_of(starts, i - 1)
+                if not self._await_move(moves[owner], before):
+                    lost.add(owner)
             if i not in starts:
                 return last   # the second click of one move goes with the first
             if planned is not None:
@@ -630,26 +558,11 @@ class LiveGame(Game):
         not hovered or pressed."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if self._move_shows(move, before, self.grab()):
+            if move_shows(move, before, self.grab(), self.reading.cell_rects,
+                          self.ui.looks_transient):
                 return True
-            self._next_frame()
+            self.frames.wait_next()
         return False
-
-    def _move_shows(self, move: Move, before: np.ndarray, frame: np.ndarray) -> bool:
-        """Whether ``frame`` shows ``move`` done: its cell (for a chord, its 3x3 block: a chord
-        leaves its own number as it was) differs from ``before`` and is not hovered or
-        pressed."""
-        rects = self.reading.cell_rects
-        rows, cols = rects.shape[:2]
-        r, c = move.cell
-        reach = 1 if move.action is Action.CHORD else 0
-        first = rects[max(r - reach, 0), max(c - reach, 0)]
-        last = rects[min(r + reach, rows - 1), min(c + reach, cols - 1)]
-        x0, y0, x1, y1 = first[0], first[1], last[2], last[3]
-        cx0, cy0, cx1, cy1 = rects[r, c]
-        old, crop = before[y0:y1, x0:x1], frame[y0:y1, x0:x1]
-        return crop.shape == old.shape and not np.array_equal(crop, old) and \
-            not self.ui.looks_transient(frame[cy0:cy1, cx0:cx1])
 
     def _observe_with_frame(self, frame: np.ndarray, expect) -> Board:
         """Read the settled frame; on a surprise look for a dialog first, then re-read."""
@@ -790,7 +703,7 @@ class LiveGame(Game):
     def close(self) -> None:
         """Idempotent: the pointer log, the capture and the X connection."""
         self.pointer.close()
-        capture, self.capture = self.capture, None
-        if capture is not None:
-            capture.close()
+        frames, self.frames = self.frames, None
+        if frames is not None:
+            frames.close()
         self.backend.close()

@@ -1,4 +1,5 @@
-"""What a move means on screen, as pure functions: which buttons to press on a cell, and
+"""What a move means on screen, as pure functions: which buttons to press on a cell, the
+clicks of a batch of moves, which move a click belongs to, where on screen a move shows, and
 what the next board must show once the moves were made.
 
 Why apart from the live window: both are rules of the game, not of the desktop, and can be
@@ -7,6 +8,7 @@ tested without a display; the live game only carries them out and checks them.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable, Sequence
 
 import numpy as np
@@ -42,6 +44,76 @@ def clicks_for(move: Move, code: int, question_marks: bool = True) -> list[str]:
             return ["right"]
         return []
     raise MinebotError(f"unknown action {move.action!r}")
+
+
+Point = tuple[float, float]
+Box = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class Batch:
+    """The clicks of a batch of moves: ``points`` (x, y, button) in order; ``starts`` maps the
+    index of each move's first click to the number of moves before it; ``played`` the moves
+    that click at all (a flag blocks a reveal: such a move is left out)."""
+
+    points: list[tuple[float, float, str]]
+    starts: dict[int, int]
+    played: list[Move]
+
+    @property
+    def cells(self) -> list[tuple[int, int]]:
+        return [m.cell for m in self.played]
+
+
+def plan_batch(board: Board, moves: Sequence[Move], point: Callable[[tuple[int, int]], Point],
+               question_marks: bool = True) -> Batch:
+    """The clicks that carry out ``moves`` on ``board``, each at ``point(cell)`` (the cell's
+    centre on screen). A move outside the board is refused: it is never clicked."""
+    points: list[tuple[float, float, str]] = []
+    starts: dict[int, int] = {}
+    played: list[Move] = []
+    for move in moves:
+        r, c = move.cell
+        if not (0 <= r < board.rows and 0 <= c < board.cols):
+            raise MinebotError(f"move {move} is outside the {board.cols}x{board.rows} board")
+        buttons = clicks_for(move, int(board.cells[move.cell]), question_marks)
+        if not buttons:
+            continue
+        x, y = point(move.cell)
+        starts[len(points)] = len(played)
+        points += [(x, y, button) for button in buttons]
+        played.append(move)
+    return Batch(points, starts, played)
+
+
+def move_of(starts: dict[int, int], click: int) -> int:
+    """The index of the move that click number ``click`` belongs to (``Batch.starts``). With
+    ``click`` the number of clicks made when a batch stopped, it is the number of moves done:
+    a move stopped between its two clicks counts as not done."""
+    return starts[max(k for k in starts if k <= click)]
+
+
+def move_box(cell_rects: np.ndarray, move: Move) -> Box:
+    """Where ``move`` shows on screen (frame pixels): its cell, or for a chord its 3x3 block
+    (a chord leaves its own number as it was, its neighbours change)."""
+    rows, cols = cell_rects.shape[:2]
+    r, c = move.cell
+    reach = 1 if move.action is Action.CHORD else 0
+    first = cell_rects[max(r - reach, 0), max(c - reach, 0)]
+    last = cell_rects[min(r + reach, rows - 1), min(c + reach, cols - 1)]
+    return int(first[0]), int(first[1]), int(last[2]), int(last[3])
+
+
+def move_shows(move: Move, before: np.ndarray, frame: np.ndarray, cell_rects: np.ndarray,
+               transient: Callable[[np.ndarray], bool] = lambda crop: False) -> bool:
+    """Whether ``frame`` shows ``move`` done: where it shows (``move_box``) differs from
+    ``before``, and its cell does not look ``transient`` (hovered or pressed: not yet the
+    result)."""
+    x0, y0, x1, y1 = move_box(cell_rects, move)
+    cx0, cy0, cx1, cy1 = cell_rects[move.cell]
+    old, crop = before[y0:y1, x0:x1], frame[y0:y1, x0:x1]
+    return crop.shape == old.shape and not np.array_equal(crop, old) and \
+        not transient(frame[cy0:cy1, cx0:cx1])
 
 
 def expectation(board: Board, moves: Sequence[Move],

@@ -1,8 +1,10 @@
 """``minebot hint``: watch the live game and keep the overlay on its board.
 
 Every tick (default 50 ms): look the game window up again (it may have moved, been resized or
-closed), read its own pixels (Composite, so our marks never enter the reading), and when the
-board or the geometry changed, recompute the hints and reshape the overlay windows. The loop
+closed), grab its own pixels (``desktop.frames.FrameSource`` over the window's Composite
+pixmap, so our marks never enter the reading), read them when the board's pixels changed
+(``desktop.readings.readings``), and when the board or the geometry changed, recompute the
+hints and reshape the overlay windows. The loop
 never sends input to the game. It ends when the game window disappears, on Ctrl-C, or when
 ``stop()`` returns True; the overlay windows are destroyed in every case.
 """
@@ -16,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from ..errors import MinebotError, NoGameError
+from ..errors import NoGameError
 from .advise import advise
 from .draw import DrawOptions, hint_layers
 from .marks import Hints, no_hints
@@ -154,6 +156,135 @@ def _board_unchanged(frame, last_frame, last_reading) -> bool:
     return bool(np.array_equal(frame[top:bottom, left:right], last_frame[top:bottom, left:right]))
 
 
+def run_overlay(display: str | None, options: LiveOptions = LiveOptions(),
+                stop: Callable[[], bool] = lambda: False,
+                log: Callable[[str], None] = print) -> int:
+    """Run the overlay until the game closes (returns 0) or ``stop()``/Ctrl-C."""
+    from ..desktop.capture import CompositeCapture
+    from ..desktop.frames import FrameSource
+    from ..desktop.readings import readings
+    from ..desktop.window import X11
+    from ..solver import Solver
+    from ..vision import Reader
+    from .overlay import HiddenOverlayCapture, ShapedOverlay
+
+    x = X11(display)
+    overlay = frames = None
+    try:
+        game = x.find_window()
+        if game is None:
+            raise NoGameError(f"no GNOME Mines window on display {x.name}")
+        pixels = CompositeCapture(display or x.name, game)
+        overlay = ShapedOverlay(display or x.name)
+        interval = options.interval
+        if not pixels.available:
+            # Each read must hide the marks for a moment: read less often to limit flicker.
+            pixels.close()
+            pixels = HiddenOverlayCapture(display or x.name, overlay)
+            interval = max(interval, 0.5)
+            log("minebot hint: no Composite extension; the marks blink when the board is read")
+        frames = FrameSource(pixels, game.rect)
+        # Unmatched-cell crops of a long run go to one folder, overwritten, not one per frame.
+        crops = Path(tempfile.gettempdir()) / f"minebot-hint-{os.getpid()}-unmatched"
+        reader = Reader(options.templates, mines=options.mines, crops_dir=crops)
+        log(f"minebot hint: watching window 0x{game.id:x} on {x.name} (Ctrl-C to stop)")
+        watch = _Watch(x, game.id, frames, overlay, Solver(), options, interval, stop, log)
+        for seen in readings(frames, reader.read, settle=False, changes_only=True,
+                             before=watch.before):
+            if seen.error is not None:
+                watch.error(seen.error)
+            else:
+                watch.show(seen.reading)
+        if watch.closed:
+            log("minebot hint: the game window closed; stopping")
+        return 0
+    finally:
+        if overlay is not None:
+            overlay.close()
+        if frames is not None:
+            frames.close()
+        x.close()
+
+
+class _Watch:
+    """The overlay's side of the readings: before each look, wait a tick and follow the
+    window (hide the marks while it is not viewable; end when it closed or ``stop()``); after
+    it, show the marks and caption of the reading, or the error, redrawn only when what they
+    show changed, and kept above the game."""
+
+    def __init__(self, x, game_id: int, frames, overlay, solver, options: LiveOptions,
+                 interval: float, stop: Callable[[], bool], log: Callable[[str], None]) -> None:
+        self.x, self.game_id, self.frames, self.overlay = x, game_id, frames, overlay
+        self.solver, self.options, self.interval, self.stop, self.log = \
+            solver, options, interval, stop, log
+        self.closed = False
+        self.key = self.message = None
+        self.last_raise = self.last_good = 0.0
+
+    def before(self, n: int) -> bool:
+        if n:
+            time.sleep(self.interval)
+        while not self.stop():
+            info = self.x.info(self.game_id)
+            if info is None:
+                self.closed = True
+                return False
+            if info.viewable:
+                self.frames.follow(info.rect, info)
+                return True
+            self.overlay.hide()
+            self.key = None
+            time.sleep(self.interval)
+        return False
+
+    def error(self, exc: Exception) -> None:
+        # A read can fail for a frame mid-redraw: only a failure that lasts is shown.
+        if time.monotonic() - self.last_good < ERROR_GRACE:
+            return
+        rect = self.frames.region
+        key = ("error", str(exc), rect)
+        if key != self.key:
+            self.overlay.hide([n for n in self.overlay.colours if not n.startswith("label")])
+            self._label([f"minebot hint: {exc}"], rect)
+            self.key = key
+
+    def show(self, reading) -> None:
+        from ..solver.doubts import sure_board
+        options, rect = self.options, self.frames.region
+        self.last_good = time.monotonic()
+        board = sure_board(reading.board, reading.unsure)
+        explain = options.explain
+        if options.explain_pointer:
+            explain = _pointer_cell(self.x, rect, reading.cell_rects)
+            if explain is not None and not board.unknown[explain]:
+                explain = None       # a revealed number needs no explanation
+        key = (rect, reading.board_px, board.cells.tobytes(), board.mines, board.state, explain)
+        if key != self.key:
+            hints, explanation = _advise(board, self.solver, options, explain)
+            left, top, right, bottom = reading.board_px
+            layers = hint_layers(hints, reading.cell_rects, (bottom - top, right - left),
+                                 DrawOptions(probabilities=options.probabilities), explanation,
+                                 offset=(left, top))
+            self.overlay.show(layers, (rect.left + left, rect.top + top))
+            lines = [hints.summary()]
+            if explanation is not None:
+                lines.append(explanation.sentence)
+            self._label(lines, rect)
+            if lines[0] != self.message:
+                self.log(lines[0])
+                self.message = lines[0]
+            self.key = key
+        elif time.monotonic() - self.last_raise > 0.5:
+            if not self.overlay.on_top(self.game_id):
+                self.overlay.raise_all()
+            self.last_raise = time.monotonic()
+
+    def _label(self, lines: list[str], rect) -> None:
+        from .overlay import label_layers, label_origin
+        _show_label(self.overlay, lines, rect, self.x.screen_rect, self.options.label,
+                    label_layers, label_origin)
+
+
 def _pointer_cell(x, game_rect, cell_rects) -> Coord | None:
     """The board cell under the mouse pointer, if any (frame coordinates of the window)."""
     from .draw import cell_at
@@ -168,19 +299,6 @@ def _advise(board, solver, options: LiveOptions, explain: Coord | None) -> tuple
     if explain is not None and not (0 <= explain[0] < board.rows and 0 <= explain[1] < board.cols):
         return no_hints(board, f"cell {explain} is outside the {board.rows}x{board.cols} board"), None
     return advise(board, solver, options.mines, explain)
-
-
-def _grab(pixels, overlay, display: str, rect):
-    """The game's own pixels; without Composite, a capture with the overlay hidden."""
-    if pixels.available:
-        return pixels.grab()
-    from ..desktop.capture import capture
-    shown = overlay.suspend()
-    try:
-        time.sleep(0.03)       # let the game repaint what the overlay covered
-        return capture(rect, display)
-    finally:
-        overlay.resume(shown)
 
 
 def _show_label(overlay, lines, game_rect, screen_rect, enabled, label_layers, label_origin) -> None:

@@ -6,10 +6,10 @@ whose Bounding shape (X SHAPE extension) is that colour's mask cut into rectangl
 Input shape is empty, so every click falls through to the game underneath: the overlay can
 never click, and never steals one.
 
-Why Composite for reading: a screen capture of the board would contain our own marks. With
-the game window redirected (``RedirectAutomatic``: the server still paints it on screen, no
-compositing manager needed) its own pixmap holds exactly what the game drew, whatever lies on
-top. Servers without Composite fall back to a screen capture with the overlay hidden.
+The game under the marks is read from the window's own pixmap
+(``minebot.desktop.capture.CompositeCapture``: what the game drew, whatever lies on top);
+servers without Composite fall back to a screen capture with the overlay hidden
+(``HiddenOverlayCapture``).
 
 python-xlib is imported inside the classes: this module imports with no display.
 """
@@ -214,54 +214,25 @@ class ShapedOverlay:
         self.close()
 
 
-class WindowPixels:
-    """The game window's own pixels (not the screen's), through the Composite extension.
+class HiddenOverlayCapture:
+    """A screen capture taken with the overlay's layers unmapped for a moment (servers without
+    Composite, where a capture of the board would contain our own marks): a ``Capture``."""
 
-    ``grab()`` returns (height, width, 3) BGR of the window as the game drew it, even where
-    the overlay covers it. ``available`` is False when the server lacks Composite; callers
-    then capture the screen with the overlay hidden.
-    """
+    def __init__(self, display: str, overlay: ShapedOverlay) -> None:
+        from ..desktop.capture import Screen
+        self.screen, self.overlay = Screen(display), overlay
 
-    def __init__(self, display: str | None, window_id: int) -> None:
-        from ..desktop.window import open_display
-        name = display or os.environ.get("DISPLAY")
+    def grab(self, region: Rect) -> np.ndarray:
+        import time
+        shown = self.overlay.suspend()
         try:
-            self.d = open_display(name)
-        except Exception as exc:
-            raise DesktopError(f"cannot open X display {name}: {exc}") from None
-        self.available = self.d.has_extension("Composite")
-        self.win = self.d.create_resource_object("window", window_id)
-        if self.available:
-            from Xlib.ext import composite
-            self.d.composite_query_version()
-            self.win.composite_redirect_window(composite.RedirectAutomatic)
-            self.d.sync()
-
-    def grab(self) -> np.ndarray:
-        from Xlib import X
-        from Xlib import error as xerror
-        if not self.available:
-            raise DesktopError("no Composite extension")
-        try:
-            geom = self.win.get_geometry()
-            pixmap = self.win.composite_name_window_pixmap()
-            try:
-                img = pixmap.get_image(0, 0, geom.width, geom.height, X.ZPixmap, 0xFFFFFFFF)
-            finally:
-                pixmap.free()
-        except xerror.XError as exc:
-            raise DesktopError(f"cannot read the game window's pixels: {exc}") from None
-        data = np.frombuffer(img.data, np.uint8)
-        bpp = data.size // (geom.width * geom.height)
-        if bpp != 4:
-            raise DesktopError(f"unsupported window pixel format ({bpp} bytes per pixel)")
-        return np.ascontiguousarray(data.reshape(geom.height, geom.width, 4)[:, :, :3])
+            time.sleep(0.03)       # let the game repaint what the overlay covered
+            return self.screen.grab(region)
+        finally:
+            self.overlay.resume(shown)
 
     def close(self) -> None:
-        try:
-            self.d.close()   # closing the connection also ends the redirection
-        except Exception:
-            pass
+        self.screen.close()
 
 
 def label_layers(lines: list[str], width: int) -> dict[str, np.ndarray]:

@@ -1,0 +1,60 @@
+"""Where the pointer goes, as pure functions of the region on screen and the board read in it.
+
+Why apart: the rule "only ever inside the board just read" and "park off the board, inside
+the window" are geometry of one reading; written as functions of their parameters they are
+tested without a display, and the live game (and the benchmarks) only call them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..desktop.window import Rect
+from ..errors import NoGameError
+
+PARK_OFFSET = 8
+"""Pixels between the board's edge and the parked pointer."""
+
+Bounds = tuple[int, int, int, int]
+"""(left, top, right, bottom) on screen, right/bottom exclusive: where a click may land."""
+
+
+def bounds(rect: Rect) -> Bounds:
+    return rect.left, rect.top, rect.right, rect.bottom
+
+
+def board_rect(region: Rect, board_px: tuple[int, int, int, int]) -> Rect:
+    """The board ``board_px`` (frame pixels of a frame of ``region``) on screen."""
+    left, top, right, bottom = board_px
+    return Rect(region.left + left, region.top + top, right - left, bottom - top)
+
+
+def cell_point(region: Rect, cell_rects: np.ndarray, cell: tuple[int, int]) -> tuple[float, float]:
+    """The centre of ``cell`` on screen (its rectangle in a frame of ``region``)."""
+    x0, y0, x1, y1 = cell_rects[cell]
+    return region.left + (x0 + x1 - 1) / 2, region.top + (y0 + y1 - 1) / 2
+
+
+def park_point(region: Rect, board: Rect | None) -> tuple[int, int, Bounds]:
+    """Where to park the pointer so that no cell is hovered, and the bounds it must stay in.
+
+    A few pixels off ``board`` on its roomiest side, inside ``region`` (the window's margin:
+    with focus-follows-pointer, a pointer outside the game would pause it). With no board
+    known, the region's left margin. No room at all off the board: ``NoGameError``.
+    """
+    if board is None:
+        x, y = region.left + 3, region.top + region.height // 2
+    else:
+        mid_x, mid_y = board.left + board.width // 2, board.top + board.height // 2
+        left, right = board.left - region.left, region.right - board.right
+        top, bottom = board.top - region.top, region.bottom - board.bottom
+        gaps = [  # (room, x, y) candidates around the board, inside the region
+            (left, board.left - min(PARK_OFFSET, left // 2), mid_y),
+            (right, board.right - 1 + min(PARK_OFFSET, right // 2), mid_y),
+            (bottom, mid_x, board.bottom - 1 + min(PARK_OFFSET, bottom // 2)),
+            (top, mid_x, board.top - min(PARK_OFFSET, top // 2)),
+        ]
+        room, x, y = max(gaps)
+        if room < 2:
+            raise NoGameError("no room off the board to park the pointer")
+    return x, y, bounds(region)

@@ -1,0 +1,45 @@
+"""Where the pointer goes: only inside the board just read, parked off it inside the window.
+Pure geometry, no display."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from minebot.desktop.window import Rect
+from minebot.errors import NoGameError
+from minebot.game.points import PARK_OFFSET, board_rect, bounds, cell_point, park_point
+
+REGION = Rect(100, 50, 400, 300)
+
+
+def test_the_board_and_its_cells_on_screen():
+    assert board_rect(REGION, (20, 30, 220, 130)) == Rect(120, 80, 200, 100)
+    rects = np.array([[[20, 30, 40, 50], [40, 30, 60, 50]]])
+    assert cell_point(REGION, rects, (0, 1)) == (100 + 49.5, 50 + 39.5)
+    assert bounds(Rect(1, 2, 3, 4)) == (1, 2, 4, 6)
+
+
+@pytest.mark.parametrize("board, where", [
+    (Rect(250, 60, 200, 280), "left"),      # the most room is left of the board
+    (Rect(110, 60, 380, 200), "bottom"),
+    (Rect(105, 150, 390, 195), "top"),
+    (Rect(105, 55, 150, 290), "right"),
+])
+def test_parked_off_the_board_on_its_roomiest_side_inside_the_window(board, where):
+    x, y, limits = park_point(REGION, board)
+    assert limits == bounds(REGION)
+    assert REGION.contains(x, y) and not board.contains(x, y)
+    side = {"left": x < board.left, "right": x >= board.right,
+            "top": y < board.top, "bottom": y >= board.bottom}
+    assert side[where]
+    assert max(board.left - x, x - board.right + 1, board.top - y, y - board.bottom + 1) <= PARK_OFFSET
+
+
+def test_without_a_board_the_pointer_parks_in_the_left_margin():
+    assert park_point(REGION, None) == (103, 200, bounds(REGION))
+
+
+def test_no_room_off_the_board_is_refused():
+    with pytest.raises(NoGameError, match="no room"):
+        park_point(REGION, Rect(101, 51, 398, 298))
