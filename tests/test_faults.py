@@ -148,7 +148,7 @@ def test_a_readable_game_resets_the_count_of_stops():
 def test_wrong_board_size_and_unmatched_cells_exit_alike():
     """Both mean "could not read the game": one exit code (4)."""
     from minebot.errors import EXIT_NO_GAME, NoGameError
-    from minebot.game.live import ScreenMismatchError
+    from minebot.game.read_checks import ScreenMismatchError
     # A live read that fails on unmatched cells ends in NoGameError("could not read the board").
     assert ScreenMismatchError("the board is 9x9, expected 8x8").exit_code == EXIT_NO_GAME
     assert NoGameError("could not read the board").exit_code == EXIT_NO_GAME

@@ -84,7 +84,7 @@ def live_game(mines, **kw):
 def final_screen(game):
     """The board as a fresh capture and a fresh reader see it now (independent of the bot)."""
     from minebot.vision import Reader
-    game._close_dialogs()
+    game.close_dialogs()
     if game.backend.name == "mutter":
         return _final_screen_wayland(game)
     if game.window is not None:   # the window's own pixels (XWayland's screen reads black)
@@ -113,7 +113,7 @@ def _final_screen_wayland(game, timeout: float = 3.0):
             except NoGameError:
                 if time.monotonic() > deadline:
                     raise
-                game._close_dialogs()
+                game.close_dialogs()
                 time.sleep(0.1)
 
 

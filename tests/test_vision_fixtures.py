@@ -229,7 +229,7 @@ WON_IN_DOUBT = [p for p in DOUBTFUL if _meta(p).get("phase") == "won"]
 def test_a_won_board_with_doubtful_flags_is_accepted_only_when_the_count_proves_it(png: Path):
     """At 19 px tiles a flag and a "?" look alike; on a won board (nothing to click any more)
     the flags read are all flags when their count equals the counter's total."""
-    from minebot.game.live import _won_beyond_doubt
+    from minebot.game.read_checks import won_beyond_doubt as _won_beyond_doubt
     reading = read_image(png)
     assert reading.suspect and reading.board.state is GameState.WON
     assert _won_beyond_doubt(reading, None)

@@ -1,79 +1,50 @@
 """The live game: a real Minesweeper window, read from the screen and played with the mouse.
 
-Why it is built this way:
+``LiveGame`` wires the parts together; each job is its own module:
 
-- Everything that depends on which game it is (how its window is found, how a new game starts,
-  its dialogs, its pause, what a fresh board looks like) is asked of the game's ``GameUI``
-  (``minebot.game.ui``; GNOME Mines by default): this module only follows the window, reads,
-  clicks inside the board and waits for the screen to settle.
-- The window is found through X11 (title and class, from the ``GameUI``) so the capture is
-  exactly its rectangle; when no such window exists the whole screen is captured and the
-  board located in it. Before every batch of clicks the window's geometry, focus and stacking
-  are checked again: a moved, resized, covered or closed window is re-located or the run
-  stops, it is never clicked blind.
-- GNOME Mines pauses when it loses focus (and KMines takes keys only with it), so focus is
-  re-asserted whenever it is lost.
-- The pointer is parked inside the window but off the board before each capture, because a
-  hovered cell changes colour.
-- Every click goes to the centre of a cell of the board just read, through ``Pointer``, which
-  refuses any point outside that board's rectangle.
-- After a batch, the game is watched (not slept on): every clicked cell must change on screen,
-  then two consecutive grabs must agree, then the read board must show what the moves should
-  have done (opened cells revealed, nothing revealed changed) or the frame is read again.
+- ``GameUI`` (``minebot.game.ui``, one module per game): everything that depends on which game
+  it is (how its window is found, how a new game starts, its dialogs, its pause, what a fresh
+  board looks like). This module knows no game by name.
+- ``WindowGuard`` (``window_guard``): finds and follows the window (or the board on the whole
+  screen), owns its ``FrameSource`` (``minebot.desktop.frames``), and before every batch says
+  whether the board may have moved, been resized, covered or closed: then it is read again,
+  never clicked blind. GNOME Mines pauses when it loses focus (and KMines takes keys only with
+  it), so focus is re-asserted whenever it is lost.
+- ``Clicker`` (``acting``): sends the clicks of a batch, only inside the board just read, each
+  checked just before it goes; ``plan`` and ``points`` are its pure rules.
+- ``observing``: reads through the one capture -> read loop (``minebot.desktop.readings``),
+  the pointer parked off the board (a hovered cell changes colour); after a batch the game is
+  watched, not slept on: every clicked cell must change on screen, then two grabs must agree,
+  then the read board must show what the moves should have done (``plan.expectation``,
+  ``read_checks``) or it is read again; a frame that stays unreadable is saved
+  (``saved_frames``).
+- ``new_games``: a new game asked of the ``GameUI``, then reads until its fresh board shows.
 """
 
 from __future__ import annotations
 
-import os
-import sys
 import time
 from pathlib import Path
 from typing import Sequence
 
 import numpy as np
 
-from ..board import Board, Cell, GameState
-from ..errors import BadInputError, MinebotError, NoGameError, UnreadableGameError
-from ..move import Action, Move
-from ..desktop.frames import HOVER_GRACE, FrameSource
+from ..board import Board, Cell
+from ..desktop.frames import HOVER_GRACE
 from ..desktop.window import Rect
+from ..errors import BadInputError
+from ..move import Move
+from . import new_games, observing
+from .acting import PACED_WMS, Clicker
 from .base import Game
-from .plan import expectation, move_of, move_shows, plan_batch
+from .plan import expectation
 from .points import board_rect, bounds, cell_point, park_point
+from .read_checks import ScreenMismatchError
+from .saved_frames import save_frame
 from .ui import GameUI
+from .window_guard import WindowGuard
 
-
-PACED_WMS = frozenset({"Openbox"})
-"""Window managers under which clicks must wait for the previous click's result.
-
-Openbox (3.6, default rc.xml) binds Focus and Raise to a press of any button on a client
-window, so it holds a synchronous passive grab on the game: each press freezes the pointer
-until openbox has run those actions and replays the press. Measured with GNOME Mines 40.1 on
-Xvfb: of 6 right-clicks sent 0-50 ms apart only the first reached the game (openbox's
-debug log shows it received and "focused" all 6); 100-150 ms apart, or each sent once the
-previous one showed on screen (~16 ms), all 6 landed; with the Client bindings removed, or
-with the bindings present but empty of actions, all 6 landed at any speed. Metacity and
-no WM take them at full speed."""
-
-
-def _won_beyond_doubt(reading, mines: int | None) -> bool:
-    """A won board whose only doubtful cells are flags: no click will follow, and the count
-    proves every doubtful flag is one (the game flags every mine on a win, and the number of
-    flags read equals the mine total, from the counter or the level)."""
-    board = reading.board
-    if board.state is not GameState.WON:
-        return False
-    cells = board.cells
-    if any(cells[cell] != Cell.FLAG for cell in reading.suspect):
-        return False
-    total = reading.counter[1] if reading.counter else (board.mines if board.mines is not None else mines)
-    flags = int((cells == Cell.FLAG).sum())
-    shown = reading.counter[0] if reading.counter else flags
-    return total is not None and flags == total == shown
-
-
-class ScreenMismatchError(UnreadableGameError):
-    """The screen did not show what the moves should have produced; ``frame`` is saved."""
+__all__ = ["LiveGame", "ScreenMismatchError", "PACED_WMS"]
 
 
 class LiveGame(Game):
@@ -83,9 +54,10 @@ class LiveGame(Game):
     ``level`` (one of ``ui.levels``, e.g. beginner/intermediate/expert) or
     ``custom=(rows, cols, mines)`` makes ``start()`` switch the window to that size, where the
     game allows it; with neither, whatever board the window shows is played, and new games
-    repeat its size. ``recorder`` (a
-    ``minebot.game.replay.Recording``) keeps every frame read and every move made; ``learner``
-    (a ``minebot.vision.learn.Learner``) learns the looks a game was unsure of when it ends.
+    repeat its size. ``recorder`` (a ``minebot.game.replay.Recording``) keeps every frame read
+    and every move made; ``learner`` (a ``minebot.vision.learn.Learner``) learns the looks a
+    game was unsure of when it ends. ``backend``: an open desktop backend handed over (closed
+    with the game), else detected.
     """
 
     first_click = None
@@ -99,29 +71,21 @@ class LiveGame(Game):
                  cover_wait: float = 3.0, learner=None, ui: GameUI | None = None,
                  backend=None) -> None:
         from ..desktop.backend import open_backend
-        # ``backend``: an open desktop backend handed over (closed with the game), else detected.
         self.backend = backend if backend is not None else open_backend(display)
         self.x11 = self.backend.x11   # None where clients cannot list windows (native Wayland)
-        if ui is None:
-            # the supported game whose window is open (GNOME Mines when none is)
+        known = ui is not None
+        if ui is None:   # the supported game whose window is open (GNOME Mines when none is)
             from .ui import detect
             from .ui_gnome_mines import GnomeMinesUI
             ui = detect(self.x11, window_id) if use_window and self.x11 is not None else None
-            if ui is None:
-                ui, known = GnomeMinesUI(), False   # nothing recognised: the reader tries every game
-            else:
-                known = True
-        else:
-            known = True
+            known = ui is not None      # nothing recognised: the reader tries every game
+            ui = ui or GnomeMinesUI()
         self.ui = ui
         if level is not None and level not in ui.levels:
             self.backend.close()
             raise BadInputError(f"unknown level {level!r} for {ui.name}: expected one of "
                                f"{', '.join(ui.levels) or '(none: it plays the size it shows)'}")
-        self.display = self.backend.display
-        self.screen_rect = self.backend.screen_rect
-        self.frames: FrameSource | None = None   # the game window's pixels, or the whole screen's
-        self.screen = None          # the whole screen's capture when playing without the window
+        self.display, self.screen_rect = self.backend.display, self.backend.screen_rect
         self.pointer = self.backend.pointer(click_log)
         if reader is None:
             from ..vision import Reader
@@ -131,26 +95,24 @@ class LiveGame(Game):
         self.expected_shape: tuple[int, int] | None = None   # set once a game's board is known
         self.mines_hint = mines if mines is not None else (
             ui.levels[level][2] if level else (custom[2] if custom else None))
-        self.recorder = recorder
-        self.learner = learner      # minebot.vision.learn.Learner: learn doubtful looks from play
+        self.recorder, self.learner = recorder, learner
         self.rereads, self.settle_timeout = rereads, settle_timeout
         self.question_marks = question_marks
         self.frames_dir = Path(frames_dir) if frames_dir else Path(".")
-        self.window = None          # WindowInfo, or None when playing the whole screen
         self.frame: np.ndarray | None = None
         self.reading = None
         self.clicks = 0             # clicks in the current game
         self.dialogs_closed = 0
-        self._frame_index: int | None = None
+        self.frame_index: int | None = None
         self.won_board = self.won_frame = self.won_px = None   # the last won board, its frame
-        self._verified = False
-        self._window_id = window_id
-        self.use_window = use_window
-        self.cover_wait = cover_wait   # seconds to wait for a window that covers the board
-        self.locate()
+        self.guard = WindowGuard(self.backend, ui, window_id=window_id, use_window=use_window,
+                                 cover_wait=cover_wait, settle_timeout=settle_timeout)
+        self.guard.locate(self.reader.read)
         # Some window managers drop a click that comes too soon after the previous one (see
         # PACED_WMS): there, each move waits until the previous one shows on screen.
         self.paced = self.backend.wm in PACED_WMS or self.ui.paced
+        self.clicker = Clicker(self.pointer, self.guard, ui, paced=self.paced,
+                               question_marks=question_marks)
         # How long a hovered/pressed look may be the click's result still to come: longer
         # where input and frames pass through a compositor's queues (mutter's D-Bus APIs).
         self.hover_grace = getattr(self.backend, "hover_grace", HOVER_GRACE)
@@ -163,116 +125,41 @@ class LiveGame(Game):
         """The rule set of the game played (where mines may lie): the ``GameUI``'s."""
         return self.ui.rules
 
-    # -- the window -----------------------------------------------------------------------
-    def locate(self) -> None:
-        """Find the game window (X11), or fall back to the whole screen."""
-        if not self.use_window or self.x11 is None:
-            info = None
-        elif self._window_id is not None:
-            info = self.x11.info(self._window_id)
-            if info is None or not info.viewable:
-                raise NoGameError(f"window 0x{self._window_id:x} is gone")
-        else:
-            info = self.ui.find(self.x11)
-        if info is not None:
-            self._follow(info)
-            self.x11.watch(info.id)
-            self.focus()
-            self._verified = False
-            return
-        self.window = None
-        if self.frames is not None:
-            self.frames.close()
-        self.screen = self.backend.screen()
-        self.frames = FrameSource(self.screen, self.screen.rect, self.settle_timeout)
-        from ..vision.reader import UnmatchedCellsError
-        try:
-            self.reader.read(self.frames.grab())
-        except UnmatchedCellsError:
-            pass   # a board is there (read again, with retries, by observe)
-        except NoGameError as exc:
-            where = ("window search off" if not self.use_window else f"no {self.ui.name} window"
-                     if self.x11 is not None else f"no window list ({self.backend.name})")
-            raise NoGameError(f"{where} on display {self.display}, and no board on the whole "
-                              f"screen either ({exc}). Start the game first, or run "
-                              "`minebot demo` for a private one.") from None
+    # -- the window and its frames (``WindowGuard``) ----------------------------------------
+    @property
+    def window(self):
+        """The game's ``WindowInfo``, or None when playing the whole screen."""
+        return self.guard.window
 
-    def _follow(self, info) -> None:
-        """Play ``info``: capture its own pixels, in its visible part (``region``): the X
-        window minus the shadow margins GTK draws around it (``_GTK_FRAME_EXTENTS``), on
-        screen."""
-        left, right, top, bottom = self.x11.frame_extents(info.id)
-        r = info.rect
-        visible = Rect(r.left + left, r.top + top, r.width - left - right, r.height - top - bottom)
-        region = visible.intersect(self.screen_rect)
-        if region is None:
-            raise NoGameError(f"the {self.ui.name} window is entirely off screen")
-        self.window = info
-        if self.frames is None or self.frames.capture is self.screen:
-            if self.frames is not None:
-                self.frames.close()
-            self.frames = FrameSource(self.backend.capture(info), region, self.settle_timeout)
-        else:
-            self.frames.follow(region, info)
+    @property
+    def frames(self):
+        return self.guard.frames
+
+    @property
+    def screen(self):
+        """The whole screen's capture, when playing without the window."""
+        return self.guard.screen
 
     @property
     def region(self) -> Rect | None:
         """The screen rectangle the frames cover (the window's visible part, or the screen)."""
-        return self.frames.region if self.frames is not None else None
-
-    @property
-    def capture(self):
-        """The backend's capture under the frames (None once closed)."""
-        return self.frames.capture if self.frames is not None else None
+        return self.guard.frames.region if self.guard.frames is not None else None
 
     def focus(self) -> None:
-        if self.window is not None and not self.x11.has_focus(self.window.id):
-            self.x11.focus(self.window.id)
+        self.guard.focus()
 
-    def _check_window(self) -> bool:
-        """Re-validate the window before clicking. True if the geometry changed (re-read!).
+    def refocus(self) -> None:
+        """Give the game its keyboard focus back (after a dialog had it)."""
+        self.guard.refocus()
 
-        The full check (geometry, focus, stacking: several X round trips) runs only when X
-        reported a change to the window or to the top-level windows since the last check.
-        """
-        if self.window is None:
-            return self._board_moved()
-        if not self.x11.changed() and self._verified:
-            return False
-        rect = self.x11.rect(self.window.id)
-        if rect is None:
-            again = None if self._window_id is not None else self.ui.find(self.x11)
-            if again is None:
-                raise NoGameError(f"the {self.ui.name} window closed; stopped without clicking")
-            self.window, rect = again, again.rect
-            changed = True
-        else:
-            changed = rect != self.window.rect
-        if changed:
-            info = self.x11.info(self.window.id) or self.window
-            self.x11.watch(info.id)
-            self._follow(info)
-        self.focus()
-        changed = self._check_not_covered() or changed
-        self.x11.changed()   # our own focus/raise requests answer with events: drop them
-        self._verified = self.reading is not None
-        if changed:
-            # The last reading no longer describes the screen: forget it, so that parking
-            # (which avoids the board as read) uses the window's margin until the next read.
-            self.reading = None
-            self._forget_grid()
-        return changed
-
-    def _board_moved(self) -> bool:
-        """Without a window to watch (the whole screen, native Wayland): the board is no longer
-        where or what it was, by the ring of pixels just around it in a fresh grab. Then the
-        last reading is forgotten (True): read again, never click on it."""
-        if self.reading is None or self.frame is None:
-            return False
-        if self.ring_same(self.frame, self.reading.board_px):
+    def check_window(self) -> bool:
+        """Re-validate the window (or the board) before clicking. True if it may have changed:
+        then the last reading is forgotten (parking falls back to the window's margin) and the
+        board must be read again before any click."""
+        if not self.guard.check(self.reading, self.frame):
             return False
         self.reading = None
-        self._forget_grid()
+        self.reader.forget()   # a cached grid may no longer fit: locate it afresh
         return True
 
     def ring_same(self, before: np.ndarray, px, inside: bool = False) -> bool:
@@ -283,52 +170,7 @@ class LiveGame(Game):
         """``FrameSource.await_change`` (for a ``GameUI`` where windows cannot be listed)."""
         return self.frames.await_change(frame, px, timeout)
 
-    def _covering(self) -> list:
-        """Windows (not the game's own dialogs) stacked above the game and lying on the board."""
-        board = self._board_rect()
-        found = []
-        for wid in self.x11.stacked_above(self.window.id):
-            info = self.x11.info(wid)
-            if info is None or info.transient_for == self.window.id:
-                continue   # gone, or our own dialog (handled by _close_dialogs)
-            if info.rect.intersect(board) is not None:
-                found.append(info)
-        return found
-
-    def _check_not_covered(self) -> bool:
-        """Raise the game over any window lying on the board; if it stays covered (a window
-        the WM keeps on top, or an override-redirect menu), wait up to ``cover_wait``
-        seconds for it to go, then stop. Never clicks a covered board.
-
-        Returns True when the board was covered: the caller must read it again before
-        clicking, since the last frame may not show what is now on top.
-        """
-        if self.window is None or self.reading is None:
-            return False
-        covering = self._covering()
-        if not covering:
-            return False
-        self.x11.focus(self.window.id)   # asks the WM (or X) to raise our window
-        deadline = time.monotonic() + self.cover_wait
-        while covering and time.monotonic() < deadline:
-            time.sleep(0.05)
-            covering = self._covering()
-        if covering:
-            raise NoGameError(f"the board is covered by another window ({covering[0].title!r}) "
-                              f"for {self.cover_wait:g} s; stopped without clicking")
-        return True
-
-    def _dialogs(self) -> list:
-        return self.ui.dialogs(self)
-
-    def refocus(self) -> None:
-        """Give the game its keyboard focus back (after a dialog had it)."""
-        if self.window is not None:
-            self.x11.focus(self.window.id)
-        elif self.x11 is not None:
-            self.x11.focus_pointer_root()   # the game under the parked pointer has focus again
-
-    def _close_dialogs(self) -> bool:
+    def close_dialogs(self) -> bool:
         """Close the game's own dialogs (see ``GameUI.close_dialogs``); True if there were any."""
         return self.ui.close_dialogs(self)
 
@@ -336,7 +178,7 @@ class LiveGame(Game):
         self.focus()
         self.backend.key(combo)
 
-    # -- geometry of the last reading (``minebot.game.points``) ----------------------------
+    # -- the pointer, on the last reading (``points``) --------------------------------------
     def _board_rect(self) -> Rect:
         return board_rect(self.region, self.reading.board_px)
 
@@ -347,10 +189,9 @@ class LiveGame(Game):
         return cell_point(self.region, self.reading.cell_rects, cell)
 
     def _park_point(self, margin: bool = False) -> tuple[int, int, tuple[int, int, int, int]]:
-        """``park_point`` off the board as last read (``margin``, or no reading: the window's
-        left margin, after a read that may have been spoiled by a pointer over the board)."""
-        board = None if self.reading is None or margin else self._board_rect()
-        return park_point(self.region, board)
+        """Off the board as last read (``margin``, or no reading: the window's left margin,
+        after a read that may have been spoiled by a pointer over the board)."""
+        return park_point(self.region, None if self.reading is None or margin else self._board_rect())
 
     def park(self, margin: bool = False) -> None:
         """Pointer inside the window (or region) but off the board: no hovered cell."""
@@ -362,106 +203,21 @@ class LiveGame(Game):
         return self.frames.grab()
 
     def observe(self) -> Board:
-        return self._observe(expect=None)
+        """A clean, settled reading of the game (``observing.observe``)."""
+        return observing.observe(self)
 
-    def _observe(self, expect=None) -> Board:
-        """Capture and read until a clean, settled read (and, with ``expect``, a plausible one)."""
-        from ..desktop.readings import readings
-        from ..vision.reader import NoBoardError, UnmatchedCellsError
-        last_error: Exception | None = None
-        # A game that draws a message over the board after a win or loss (KMines) gets that
-        # long, from the first read that failed, to clear it before the reads give up.
-        patience: float | None = None
-        reads = 0
-
-        def before(attempt: int) -> bool:
-            """Before each read: give up after ``rereads`` (and the patience), else clear the
-            way (dialogs, a moved window) and park the pointer off the board."""
-            nonlocal patience, reads
-            if attempt > self.rereads and (patience is None or time.monotonic() >= patience):
-                return False
-            if attempt == 1:
-                patience = time.monotonic() + self.ui.end_popup_seconds
-            if attempt > self.rereads:
-                time.sleep(0.25)
-            if attempt:
-                self._forget_grid()
-                self._close_dialogs()
-                self._check_window()
-            self.park(margin=attempt >= 2)
-            reads = attempt + 1
-            return True
-
-        frame = None
-        for seen in readings(self.frames, self.reader.read, before=before,
-                             area=lambda _last: self.reading.board_px if self.reading else None):
-            frame, reading, exc = seen.frame, seen.reading, seen.error
-            if isinstance(exc, NoBoardError):
-                last_error = exc
-                if self._close_dialogs():
-                    continue
-                if exc.state is GameState.PAUSED:
-                    self.ui.resume(self)
-                else:
-                    time.sleep(0.05)
-                continue
-            if isinstance(exc, UnmatchedCellsError):
-                last_error = exc
-                if self._close_dialogs():
-                    continue
-                time.sleep(0.03)
-                continue
-            if exc is not None:
-                raise exc
-            if reading.suspect and not _won_beyond_doubt(reading, self.mines_hint):
-                # Hovered or pressed cells pass; a cell that stays doubtful is never acted on.
-                last_error = ScreenMismatchError(
-                    "cell(s) could not be read with confidence (row,col): "
-                    + ", ".join(f"{r},{c}" for r, c in reading.suspect[:8]))
-                time.sleep(0.02)
-                continue
-            board = self._with_mines(reading, frame)
-            if self.expected_shape is not None and board.shape != self.expected_shape:
-                last_error = ScreenMismatchError(self._shape_problem(board))
-                time.sleep(0.02)
-                continue
-            if expect is not None:
-                problem = expect(board)
-                if problem:
-                    last_error = ScreenMismatchError(problem)
-                    if self._close_dialogs():
-                        continue
-                    time.sleep(0.02)
-                    continue
-            self._accept(frame, reading)
-            return board
-        self.frame = frame
-        saved = self.save_frame("unreadable")
-        raise type(last_error)(f"{last_error} (after {reads} reads; frame saved "
-                               f"to {saved})") if isinstance(last_error, ScreenMismatchError) \
-            else NoGameError(f"could not read the board: {last_error}; frame saved to {saved}")
-
-    def _settled(self, before: np.ndarray | None, cells: Sequence[tuple[int, int]] = ()) -> np.ndarray:
-        """A frame taken after the screen reacted to our clicks (``cells`` look different
-        from ``before``) and stopped changing on the board (``FrameSource.settled``)."""
-        reading = self.reading
-        changed = [tuple(reading.cell_rects[c]) for c in cells] if reading is not None else []
-        return self.frames.settled(reading.board_px if reading is not None else None,
-                                   before=before, changed=changed, transient=self.ui.looks_transient,
-                                   hover_grace=self.hover_grace)
-
-    # -- act ---------------------------------------------------------------------------------
+    # -- act (``Clicker``) -------------------------------------------------------------------
     def act(self, moves: Sequence[Move]) -> Board:
         if self.reading is None:
             self.observe()
         board = self.reading.board
         if board.is_over:
             return board
-        if self._check_window():
+        if self.check_window():
             board = self.observe()   # moved or resized: read again before any click
         moves = list(moves)
-        if self.recorder is not None and self._frame_index is not None:
-            self.recorder.add_moves(self._frame_index, moves)
+        if self.recorder is not None and self.frame_index is not None:
+            self.recorder.add_moves(self.frame_index, moves)
         # With flags on the board a click on a number revealed by an earlier click of the same
         # batch could chord around a wrong flag: then play one move per capture.
         batch = 1 if (board.cells == Cell.FLAG).any() else len(moves)
@@ -478,232 +234,47 @@ class LiveGame(Game):
         return board
 
     def _play_chunk(self, board: Board, moves: Sequence[Move]) -> Board:
+        """Click ``moves`` and read the board they should produce (``plan.expectation``)."""
         before = self.frame
-        batch = plan_batch(board, moves, self._cell_point, self.question_marks)
-        if not batch.played:
+        sent = self.clicker.send(board, self.reading, before, moves)
+        if sent is None:
             return board
-        played, starts = batch.played, batch.starts
-        lost: set[int] = set()   # moves (paced play) that never showed on screen
-        check = self._click_check(starts, played, before, lost)
-        # the window's geometry is checked again with each click, in the same server step
-        hold = (self.window.id, self.window.rect) if self.window is not None else None
-        made = self.pointer.click_many(batch.points, self._bounds(), park=self._park_point(),
-                                       check=check, hold=hold)
-        self.clicks += len(made)
-        if len(made) < len(batch.points):
-            # The window moved during the batch: it stopped at a move boundary. Read the
-            # window where it is now and let the solver plan the rest on that reading.
-            # (a move of two clicks stopped between them counts as not done: its cell is read)
-            done = move_of(starts, len(made))
-            if os.environ.get("MINEBOT_DEBUG"):
-                print(f"minebot: window moved; batch stopped after {done} of {len(played)} "
-                      "moves", file=sys.stderr)
-            self._check_window()
-            return self._observe(expect=expectation(board, played[:done], self.drops_clicks))
-        if self.paced and before is not None:
-            if not self._await_move(played[-1], before):
-                lost.add(len(played) - 1)
-            if lost:
-                # The WM swallowed these clicks (see PACED_WMS): their cells are judged by
-                # what the screen shows, never assumed; the solver plans them again.
-                if os.environ.get("MINEBOT_DEBUG"):
-                    print(f"minebot: {len(lost)} click(s) lost by the window manager",
-                          file=sys.stderr)
-                played = [m for j, m in enumerate(played) if j not in lost]
-        expect = expectation(board, played, self.drops_clicks)
+        self.clicks += sent.clicks
+        expect = expectation(board, sent.played, self.drops_clicks)
+        if not sent.complete:
+            # The window moved during the batch: read it where it is now and let the solver
+            # plan the rest on that reading.
+            self.check_window()
+            return observing.observe(self, expect)
         if before is None:
-            return self._observe(expect=expect)
+            return observing.observe(self, expect)
         # The settled frame is read first; re-reads (if needed) capture again.
-        return self._observe_with_frame(self._settled(before, [m.cell for m in played]), expect)
-
-    def _click_check(self, starts: dict[int, int], moves: list[Move], before: np.ndarray | None,
-                     lost: set[int]):
-        """The ``check`` run before each click of a batch (see ``Pointer.click_many``).
-
-        Before the first click of every move: the window must still have the geometry the
-        batch was planned on (one X round trip), else the batch stops. With ``paced`` (window
-        managers that lose clicks sent too soon after the previous one, see ``PACED_WMS``)
-        the previous click must first show its result on screen; a move that never shows
-        is added to ``lost``.
-        """
-        planned = self.window.rect if self.window is not None else None
-        watched = self.frame if self.window is None and self.reading is not None else None
-        px = self.reading.board_px if watched is not None else None
-        region = self.region
-        last = (region.left, region.top, region.right, region.bottom)
-
-        def check(i: int):
-            nonlocal last
-            if self.paced and i > 0 and before is not None:
-                # the previous click must show first (also between the two right-clicks of
-                # one move: the cell shows the first one's mark before the second is sent)
-                owner = move_of(starts, i - 1)
-                if not self._await_move(moves[owner], before):
-                    lost.add(owner)
-            if i not in starts:
-                return last   # the second click of one move goes with the first
-            if planned is not None:
-                now = self.x11.rect(self.window.id)
-                if now != planned:
-                    return None
-                last = (now.left, now.top, now.right, now.bottom)
-            elif watched is not None and not self.ring_same(watched, px):
-                return None   # no window to ask: the board itself moved or got covered
-            return last
-        return check
-
-    def _await_move(self, move: Move, before: np.ndarray, timeout: float = 0.3) -> bool:
-        """Whether ``move`` showed on screen within ``timeout``: its cell (for a chord, its 3x3
-        block: a chord leaves its own number as it was) looks different from ``before`` and
-        not hovered or pressed."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if move_shows(move, before, self.grab(), self.reading.cell_rects,
-                          self.ui.looks_transient):
-                return True
-            self.frames.wait_next()
-        return False
-
-    def _observe_with_frame(self, frame: np.ndarray, expect) -> Board:
-        """Read the settled frame; on a surprise look for a dialog first, then re-read."""
-        from ..vision.reader import NoBoardError, UnmatchedCellsError
-        for attempt in range(2):
-            problem = None
-            try:
-                reading = self.reader.read(frame)
-            except (NoBoardError, UnmatchedCellsError) as exc:
-                problem = str(exc)
-            else:
-                board = self._with_mines(reading, frame)
-                problem = (f"cells looked hovered or pressed: {reading.suspect[:4]}"
-                           if reading.suspect else expect(board))
-                if problem is None and self.expected_shape not in (None, board.shape):
-                    problem = self._shape_problem(board)
-            if problem is None:
-                self._accept(frame, reading)
-                return board
-            if os.environ.get("MINEBOT_DEBUG"):
-                print("minebot: re-reading after:", problem[:200], file=sys.stderr)
-            self._forget_grid()
-            if not self._close_dialogs():
-                break
-            frame = self._settled(None)   # the board under the closed dialog, redrawn
-        return self._observe(expect=expect)
-
-    def _forget_grid(self) -> None:
-        """Make the reader locate the grid afresh on the next read.
-
-        A doubtful read may come from a cached grid that no longer fits (the Reader re-checks
-        its cache only by sampling); after any surprise we want a full locate.
-        """
-        self.reader.forget()
-
-    def _shape_problem(self, board: Board) -> str:
-        rows, cols = self.expected_shape
-        return f"read a {board.cols}x{board.rows} board where the game is {cols}x{rows}"
-
-    def _with_mines(self, reading, frame: np.ndarray | None = None) -> Board:
-        """The reading's board with the mine total filled in when the counter gave none, its
-        unsure numbers settled by the rules or shown as ``#`` (never acted on as read), and the
-        game's own verdict (xdemineur's smiley) when it shows the game over."""
-        board = reading.board
-        if frame is not None and board.state in (GameState.PLAYING, None):
-            verdict = self.ui.shown_state(frame, reading.board_px)
-            if verdict in (GameState.WON, GameState.LOST):
-                board = board.replace(state=verdict)
-        if board.mines is None:
-            mines = self.mines_hint if self.mines_hint is not None else self.ui.standard_mines(board.shape)
-            if mines is not None:
-                board = board.replace(mines=mines)
-        if reading.unsure:
-            from ..solver.doubts import settle
-            board, _ = settle(board, reading.unsure, board.mines)
-        reading.board = board
-        return board
-
-    def _accept(self, frame: np.ndarray, reading) -> None:
-        self.frame, self.reading = frame, reading
-        if reading.board.state is GameState.WON:   # what a dialog over it would hide
-            self.won_board, self.won_frame, self.won_px = reading.board, frame, reading.board_px
-        if self.learner is not None:
-            self.learner.observe(frame, reading)
-            if reading.board.is_over and self.learner.finish(reading.board):
-                self.reader.reload_templates()   # the next game reads what this one taught
-        if self.recorder is not None:
-            self._frame_index = self.recorder.add_frame(frame, reading)
+        settled = observing.settled(self, before, [m.cell for m in sent.played])
+        return observing.observe_frame(self, settled, expect)
 
     # -- games -------------------------------------------------------------------------------
     def start(self) -> Board:
         """Bring the window to the requested level (or keep its size) with a fresh board."""
-        self._close_dialogs()
-        self.focus()
-        self.expected_shape = None
-        return self.ui.start(self, self.level, self.custom)
+        return new_games.start(self)
 
     def settled_frame(self) -> np.ndarray:
         """A frame of the window once it stopped changing (for a ``GameUI`` to look at)."""
-        return self._settled(None)
+        return observing.settled(self, None)
 
     def wait_fresh(self, before: Board | None = None, timeout: float | None = None) -> Board:
-        """Read until the new game's board shows (only that frame is recorded).
-
-        ``before``: the board shown when the new game was asked for (a game that opens an
-        area by itself is fresh once the board differs from it). From then on every read of
-        this game must have the same size (``expected_shape``): a read of another size is a
-        misread, read again, never acted on.
-        """
-        if timeout is None:
-            timeout = 5.0 + self.ui.end_popup_seconds
-        deadline = time.monotonic() + timeout
-        while True:
-            recorder, self.recorder = self.recorder, None
-            try:
-                board = self.observe()
-            except NoGameError:
-                board = None
-                if time.monotonic() > deadline:
-                    raise
-            finally:
-                self.recorder = recorder
-            if board is not None and self.ui.is_fresh(board, before):
-                self.clicks = 0
-                if self.learner is not None:
-                    self.learner.forget()   # looks of an abandoned game prove nothing
-                self.expected_shape = board.shape
-                if recorder is not None:
-                    self._frame_index = recorder.add_frame(self.frame, self.reading)
-                return board
-            if time.monotonic() > deadline:
-                raise NoGameError(f"no fresh board appeared after starting a new {self.ui.name} game")
-            time.sleep(0.05)
+        """Read until the new game's board shows (``new_games.wait_fresh``)."""
+        return new_games.wait_fresh(self, before, timeout)
 
     def new_game(self) -> Board:
         """A new game of the same size, by the game's own interface."""
-        self._close_dialogs()
-        self.focus()
-        board = self.reading.board if self.reading is not None else None
-        if board is not None and self.clicks == 0 and self.ui.is_fresh(board):
-            return board   # already fresh
-        self.ui.request_new_game(self, board)
-        self.reading = None
-        if self.recorder is not None:
-            self.recorder.next_game()
-        return self.wait_fresh(before=board)
+        return new_games.new_game(self)
 
     def save_frame(self, what: str) -> Path | None:
         """Write the last frame as a PNG (for error reports); returns its path."""
-        if self.frame is None:
-            return None
-        import cv2
-        self.frames_dir.mkdir(parents=True, exist_ok=True)
-        path = self.frames_dir / f"minebot-{what}-{time.strftime('%Y%m%d-%H%M%S')}.png"
-        cv2.imwrite(str(path), self.frame)
-        return path
+        return None if self.frame is None else save_frame(self.frame, self.frames_dir, what)
 
     def close(self) -> None:
-        """Idempotent: the pointer log, the capture and the X connection."""
+        """Idempotent: the pointer log, the frames and the backend's connection."""
         self.pointer.close()
-        frames, self.frames = self.frames, None
-        if frames is not None:
-            frames.close()
+        self.guard.close()
         self.backend.close()
