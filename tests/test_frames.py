@@ -152,3 +152,23 @@ def test_read_once_raises_the_read_error():
     capture.screens = [screen()]
     frame, reading = read_once(FrameSource(capture, REGION), CountingReader(), area=BOARD)
     assert frame.shape == (30, 40, 3) and reading.reads == 1
+
+
+class Vanishing(Scripted):
+    """A window that is gone at the second grab."""
+
+    def grab(self, region: Rect) -> np.ndarray:
+        if self.grabs == 1:
+            self.grabs += 1
+            raise MinebotError("the region lies outside the game window")
+        return super().grab(region)
+
+
+def test_a_failed_grab_is_handed_on_and_the_next_frame_read_afresh():
+    capture = Vanishing([screen()])
+    reader = CountingReader()
+    stops = iter([True] * 3 + [False])
+    seen = list(readings(FrameSource(capture, REGION), reader, settle=False, changes_only=True,
+                         before=lambda n: next(stops)))
+    assert seen[1].frame is None and "outside" in str(seen[1].error)
+    assert [s.fresh for s in seen] == [True, True, True] and reader.reads == 2

@@ -26,7 +26,8 @@ R = TypeVar("R")
 class Seen(Generic[R]):
     """One look at the game: the frame, and its reading or why it could not be read."""
 
-    frame: np.ndarray
+    frame: np.ndarray | None
+    """None when the frame itself could not be grabbed (then ``error`` says why)."""
     reading: R | None
     error: MinebotError | None = None
     fresh: bool = True
@@ -46,8 +47,8 @@ def readings(frames: FrameSource, read: Callable[[np.ndarray], R], *, settle: bo
     ``before(n)`` runs before the n-th grab (0 first); False ends the readings. ``settle``:
     each frame is ``FrameSource.settled`` on the board area (``area`` of the last reading,
     default its ``board_px``). ``changes_only``: a frame whose board area equals the last
-    reading's frame hands that reading on unread (``fresh`` False). A read that fails with a
-    ``MinebotError`` is handed on as ``error``; the caller decides what it means.
+    reading's frame hands that reading on unread (``fresh`` False). A grab or a read that
+    fails with a ``MinebotError`` is handed on as ``error``; the caller decides what it means.
     """
     last_frame: np.ndarray | None = None
     last: R | None = None
@@ -55,7 +56,12 @@ def readings(frames: FrameSource, read: Callable[[np.ndarray], R], *, settle: bo
     while before is None or before(n):
         n += 1
         box = area(last)
-        frame = frames.settled(box) if settle else frames.grab()
+        try:
+            frame = frames.settled(box) if settle else frames.grab()
+        except MinebotError as exc:   # the window changed under the grab (resized, gone)
+            last_frame = last = None
+            yield Seen(None, None, exc)
+            continue
         if changes_only and last is not None and same_area(frame, last_frame, box):
             yield Seen(frame, last, fresh=False)
             continue
