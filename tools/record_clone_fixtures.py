@@ -42,6 +42,7 @@ sys.path.insert(0, str(ROOT))
 
 from minebot.board import CELL_CHARS, Board, Cell, neighbour_count  # noqa: E402
 from minebot.desktop.capture import Screen  # noqa: E402
+from minebot.desktop.frames import FrameSource  # noqa: E402
 from minebot.desktop.clones import KMINES_LEVELS, KMines, Xdemineur  # noqa: E402
 from minebot.desktop.xvfb import DesktopError, Xvfb  # noqa: E402
 
@@ -91,7 +92,7 @@ class Session:
     def __init__(self, make) -> None:
         self.make = make
         self.xvfb = Xvfb(*SCREEN)
-        self.game = None
+        self.game = self.frames = None
 
     def __enter__(self) -> "Session":
         self.xvfb.start()
@@ -99,8 +100,8 @@ class Session:
             self.env = self.xvfb.env()
             self.game = self.make(self.xvfb).start()
             self.x = self.game.x11
-            self.screen = Screen(self.xvfb.display)
             self.window = self.game.refresh()
+            self.frames = FrameSource(Screen(self.xvfb.display), self.window.rect)
             self.xdo("mousemove", *map(str, PARK))
             time.sleep(0.8)
         except BaseException:
@@ -109,6 +110,9 @@ class Session:
         return self
 
     def __exit__(self, *exc) -> None:
+        frames, self.frames = self.frames, None
+        if frames is not None:
+            frames.close()
         game, self.game = self.game, None
         if game is not None:
             game.stop()
@@ -119,7 +123,7 @@ class Session:
 
     def grab(self, settle: float = 0.35) -> np.ndarray:
         time.sleep(settle)
-        return self.screen.grab(self.window.rect)
+        return self.frames.grab()
 
     def click(self, geo: Geometry, r: int, c: int, button: int = 1) -> None:
         x, y = geo.centre(r, c)
