@@ -1,5 +1,6 @@
-"""Live play under GNOME on Wayland: headless mutter with no XWayland, the real GNOME Mines a
-native Wayland client (marked live).
+"""Live play under GNOME on Wayland: headless mutter with no XWayland (``gnome-wayland``) and
+real GNOME Shell (``gnome-shell-wayland``), the real GNOME Mines a native Wayland client
+(marked live).
 
 There is no window list and no X server: the bot sees the game only through mutter's
 ScreenCast stream and plays it only through RemoteDesktop (``minebot.desktop.mutter``). The
@@ -26,11 +27,15 @@ pytestmark = [pytest.mark.live,
                                  reason="needs mutter, pipewire, wireplumber and GStreamer's "
                                         "pipewiresrc (bash .ci/setup installs them)")]
 
+WAYLAND_DESKTOPS = ("gnome-wayland", "gnome-shell-wayland")
 
-@pytest.fixture(scope="module")
-def desktop():
+
+@pytest.fixture(scope="module", params=WAYLAND_DESKTOPS)
+def desktop(request):
     from minebot.desktop.session import open_desktop
-    with open_desktop("gnome-wayland") as desk:
+    if not available(request.param):
+        pytest.fail(f"{request.param} is not installed: bash .ci/setup installs it")
+    with open_desktop(request.param) as desk:
         yield desk
 
 

@@ -102,6 +102,27 @@ def has_mutter(bus: Bus | None) -> bool:
         conn.close()
 
 
+SHELL = "org.gnome.Shell"
+
+
+def leave_overview(bus: Bus) -> bool:
+    """Whether GNOME Shell is on ``bus`` with its overview closed (asking it to close it when
+    open; its ``OverviewActive`` property). False while the shell is not there yet."""
+    from jeepney import DBusAddress, MessageType, Properties
+    conn = _connect(bus.address)
+    try:
+        shell = Properties(DBusAddress("/org/gnome/Shell", SHELL, SHELL))
+        reply = conn.send_and_get_reply(shell.get("OverviewActive"), timeout=2)
+        if reply.header.message_type is MessageType.error:
+            return False
+        if not reply.body[0][1]:
+            return True
+        conn.send_and_get_reply(shell.set("OverviewActive", "b", False), timeout=2)
+        return False   # asked: the next call sees whether it closed
+    finally:
+        conn.close()
+
+
 class PipeWireFrames:
     """The newest frame of one PipeWire video node, kept up to date by GStreamer.
 
