@@ -40,7 +40,7 @@ REMOTE_DESKTOP = "org.gnome.Mutter.RemoteDesktop"
 BUTTONS = {"left": 0x110, "right": 0x111, "middle": 0x112}
 """Linux evdev codes (BTN_LEFT, BTN_RIGHT, BTN_MIDDLE): what NotifyPointerButton takes."""
 
-PRESS_GAP = 0.005
+PRESS_GAP = 0.0
 """Seconds between a pointer motion and the press that follows it. mutter turns each call
 into a separate virtual-device event; a press sent at once after a motion was seen to get
 lost (the client had not yet taken the pointer into the cell), so a gap of a fraction of a
@@ -130,7 +130,8 @@ class PipeWireFrames:
     screen as it is now (a change shows up one compositor frame after it is painted).
     """
 
-    def __init__(self, node: int, pipewire_dir: str, timeout: float = 5.0) -> None:
+    def __init__(self, node: int, pipewire_dir: str, timeout: float = 5.0,
+                 max_fps: int | None = None) -> None:
         import gi
         gi.require_version("Gst", "1.0")
         from gi.repository import Gst
@@ -150,8 +151,11 @@ class PipeWireFrames:
         except OSError as exc:
             self._sock.close()
             raise DesktopError(f"cannot reach PipeWire at {path}: {exc.strerror}") from None
+        # BGRx is the only raw format mutter offers (``meta-screen-cast-stream-src.c``): asked
+        # for as it comes, no conversion runs.
+        rate = f",max-framerate={max_fps}/1" if max_fps else ""
         desc = (f"pipewiresrc fd={self._sock.fileno()} path={node} "
-                "! videoconvert ! video/x-raw,format=BGRx "
+                f"! video/x-raw,format=BGRx{rate} "
                 "! appsink name=sink emit-signals=true max-buffers=1 drop=true sync=false")
         self._pipeline = Gst.parse_launch(desc)
         sink = self._pipeline.get_by_name("sink")
@@ -223,6 +227,87 @@ class PipeWireFrames:
             sock.close()
 
 
+def _start_stream(conn, stream_path: str, start, timeout: float) -> int:
+    """Call ``start()`` (the session's Start) and return the PipeWire node mutter then
+    announces for ``stream_path`` (its ``PipeWireStreamAdded`` signal)."""
+    from jeepney import MatchRule, message_bus
+    from jeepney.io.blocking import Proxy
+    rule = MatchRule(type="signal", interface=SCREENCAST + ".Stream",
+                     member="PipeWireStreamAdded", path=stream_path)
+    Proxy(message_bus, conn).AddMatch(rule)
+    with conn.filter(rule) as queue:
+        start()
+        signal = conn.recv_until_filtered(queue, timeout=timeout)
+    return int(signal.body[0])
+
+
+def _call(conn, address, method: str, signature: str, body: tuple, timeout: float = 5.0):
+    """A D-Bus method call to mutter; its answer's body (an error answer raises)."""
+    from jeepney import MessageType, new_method_call
+    reply = conn.send_and_get_reply(new_method_call(address, method, signature or None, body),
+                                    timeout=timeout)
+    if reply.header.message_type is MessageType.error:
+        detail = reply.body[0] if reply.body else reply.header.fields
+        raise DesktopError(f"mutter refused {method}: {detail}")
+    return reply.body
+
+
+class AreaCast:
+    """A screen cast of one rectangle of the screen (``RecordArea``, in a ScreenCast session of
+    its own): what is on screen there, windows on top included, as the monitor cast shows it.
+
+    Why: for every frame of a cast mutter paints the recorded area again into the stream's
+    buffer (``clutter_stage_paint_to_buffer`` in ``meta-screen-cast-{monitor,area}-stream-src.c``)
+    and an area stream records only when a repaint touches its area. Without a GPU that
+    paint is most of the time a click takes to show: a cast of the board alone is much
+    cheaper than one of a 1600x1024 monitor (benchmarks/README.md).
+    ``rect`` is in the monitor stream's pixels; ``origin`` the monitor's place on the stage.
+    """
+
+    def __init__(self, bus: Bus, rect: Rect, origin: tuple[int, int] = (0, 0),
+                 timeout: float = 5.0) -> None:
+        from jeepney import DBusAddress
+        self.rect = rect
+        self.frames: PipeWireFrames | None = None
+        self._conn = _connect(bus.address)
+        self._session = None
+        try:
+            sc = DBusAddress("/org/gnome/Mutter/ScreenCast", SCREENCAST, SCREENCAST)
+            (path,) = _call(self._conn, sc, "CreateSession", "a{sv}", ({},))
+            self._session = DBusAddress(path, SCREENCAST, SCREENCAST + ".Session")
+            (stream,) = _call(self._conn, self._session, "RecordArea", "iiiia{sv}",
+                              (rect.left + origin[0], rect.top + origin[1], rect.width,
+                               rect.height, {"cursor-mode": ("u", CURSOR_HIDDEN)}))
+            node = _start_stream(self._conn, stream,
+                                 lambda: _call(self._conn, self._session, "Start", "", ()), timeout)
+            self.frames = PipeWireFrames(node, bus.pipewire_dir, timeout)
+            if self.frames.latest().shape[:2] != (rect.height, rect.width):
+                raise DesktopError(f"the area cast of {rect} came at another size "
+                                   f"{self.frames.latest().shape[1::-1]} (a scaled monitor?)")
+        except TimeoutError:
+            self.close()
+            raise DesktopError("mutter did not start the area screen cast in time") from None
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        """Idempotent: the stream, mutter's session, the connection."""
+        frames, self.frames = self.frames, None
+        if frames is not None:
+            frames.close()
+        session, self._session = self._session, None
+        conn = getattr(self, "_conn", None)
+        if session is not None and conn is not None:
+            try:
+                _call(conn, session, "Stop", "", (), timeout=2.0)
+            except Exception:
+                pass   # mutter already ended it
+        if conn is not None:
+            self._conn = None
+            conn.close()
+
+
 class MutterSession:
     """One RemoteDesktop session with its linked ScreenCast of the primary monitor (with
     ``cast=False`` only the session: its virtual keyboard and pointer join the seat).
@@ -232,8 +317,7 @@ class MutterSession:
     """
 
     def __init__(self, bus: Bus, timeout: float = 5.0, cast: bool = True) -> None:
-        from jeepney import DBusAddress, MatchRule, Properties, message_bus, new_method_call
-        from jeepney.io.blocking import Proxy
+        from jeepney import DBusAddress, Properties, new_method_call
         self._call_new = new_method_call
         self._Address = DBusAddress
         self.bus = bus
@@ -261,17 +345,13 @@ class MutterSession:
             (stream_path,) = self._call(sc_session, "RecordMonitor", "sa{sv}",
                                         ("", {"cursor-mode": ("u", CURSOR_HIDDEN)}))
             self.stream = stream_path
-            rule = MatchRule(type="signal", interface=SCREENCAST + ".Stream",
-                             member="PipeWireStreamAdded", path=stream_path)
-            Proxy(message_bus, self._conn).AddMatch(rule)
-            with self._conn.filter(rule) as queue:
-                self._call(self._rd, "Start", "", ())
-                signal = self._conn.recv_until_filtered(queue, timeout=timeout)
-            node = int(signal.body[0])
+            node = _start_stream(self._conn, stream_path, lambda: self._call(self._rd, "Start", "", ()),
+                                 timeout)
             stream = DBusAddress(stream_path, SCREENCAST, SCREENCAST + ".Stream")
             params = self._conn.send_and_get_reply(Properties(stream).get("Parameters"),
                                                    timeout=timeout).body[0][1]
             self._prime_keyboard()
+            self.node = node
             self.frames = PipeWireFrames(node, bus.pipewire_dir, timeout)
             height, width = self.frames.latest().shape[:2]
             x, y = params.get("position", ("(ii)", (0, 0)))[1]
@@ -284,6 +364,20 @@ class MutterSession:
         except BaseException:
             self.close()
             raise
+
+    def stop_frames(self) -> None:
+        """Leave the monitor's stream (mutter then stops painting frames for it); the
+        session, its input and the stream's coordinates stay."""
+        frames, self.frames = self.frames, None
+        if frames is not None:
+            frames.close()
+
+    def restart_frames(self, timeout: float = 5.0) -> PipeWireFrames:
+        """Join the monitor's stream again (after ``stop_frames``): mutter repaints the
+        whole screen for the new consumer, whose first frame is waited for."""
+        if self.frames is None:
+            self.frames = PipeWireFrames(self.node, self.bus.pipewire_dir, timeout)
+        return self.frames
 
     def _prime_keyboard(self) -> None:
         """Press and release Shift once, then give the new devices ``DEVICE_SETTLE``.
@@ -299,13 +393,7 @@ class MutterSession:
         time.sleep(DEVICE_SETTLE)
 
     def _call(self, address, method: str, signature: str, body: tuple, timeout: float = 5.0):
-        from jeepney import MessageType
-        reply = self._conn.send_and_get_reply(
-            self._call_new(address, method, signature or None, body), timeout=timeout)
-        if reply.header.message_type is MessageType.error:
-            detail = reply.body[0] if reply.body else reply.header.fields
-            raise DesktopError(f"mutter refused {method}: {detail}")
-        return reply.body
+        return _call(self._conn, address, method, signature, body, timeout)
 
     def _send(self, method: str, signature: str, body: tuple) -> None:
         """An input event, sent without waiting for mutter's answer: mutter handles a
@@ -413,36 +501,108 @@ class MutterPointer(BasePointer):
         ~50 ms on a loaded machine, once per move it would double an expert game)."""
 
 
+FOCUS_MARGIN = 16
+"""Pixels of screen kept around a focused area (``MonitorCapture.focus``): the ring of pixels
+live play watches around the board (``desktop.watch``) lies within them."""
+
 class MonitorCapture:
     """Frames of the whole monitor from the session's stream: ``grab(region)`` crops the
-    newest frame (a copy, BGR). ``rect`` is the monitor in stream pixels."""
+    newest frame (a copy, BGR). ``rect`` is the monitor in stream pixels.
+
+    ``focus(rect)`` says that from now on only ``rect`` (the board) is read and acted in: the
+    monitor cast stops and an area cast of ``rect`` (and ``FOCUS_MARGIN``) feeds the grabs,
+    several times cheaper for mutter. A grab inside the area is as live as before; a grab
+    reaching beyond it gets the screen as last seen in full with the live area laid over it
+    (outside the area nothing is read for a move, and nothing is ever clicked there).
+    ``focus(None)`` goes back to the whole live monitor (its cast joined again, from a frame
+    painted for the new consumer: never a stale one).
+    """
 
     def __init__(self, session: MutterSession) -> None:
         self.session = session
         self.rect = session.rect
-        self._seen = 0   # frames the stream had sent at the last grab
+        self._seen = 0        # frames the active stream had sent at the last grab
+        self._area: AreaCast | None = None
+        self._still: np.ndarray | None = None   # the monitor (BGR) when the area cast began
+        self._laid: tuple[int, np.ndarray] | None = None   # (area frame count, composite)
+
+    @property
+    def area(self) -> Rect | None:
+        """The focused area (stream pixels), or None: the whole monitor."""
+        return self._area.rect if self._area is not None else None
+
+    def focus(self, rect: Rect | None) -> None:
+        """Read and act only in ``rect`` from now on (None: the whole screen again). An area
+        that already covers ``rect`` (with its margin) is kept."""
+        if rect is not None:
+            want = Rect(rect.left - FOCUS_MARGIN, rect.top - FOCUS_MARGIN,
+                        rect.width + 2 * FOCUS_MARGIN, rect.height + 2 * FOCUS_MARGIN)
+            want = want.intersect(self.rect)
+            if want is None or (self._area is not None and self._area.rect == want):
+                return
+        self._unfocus()
+        if rect is None or want == self.rect:
+            return
+        import cv2
+        self._still = cv2.cvtColor(self._monitor().latest(), cv2.COLOR_BGRA2BGR)
+        self._area = AreaCast(self.session.bus, want, self.session.monitor_origin)
+        self.session.stop_frames()
+
+    def _unfocus(self) -> None:
+        area, self._area = self._area, None
+        self._laid = self._still = None
+        if area is not None:
+            area.close()
+            self.session.restart_frames()
+
+    def _monitor(self) -> PipeWireFrames:
+        frames = self.session.frames
+        if frames is None:
+            raise DesktopError("the screen cast is closed")
+        return frames
 
     def grab(self, region: Rect | None = None) -> np.ndarray:
         region = self.rect if region is None else region
         require_inside(self.rect, region)
-        frames = self.session.frames
-        if frames is None:
-            raise DesktopError("the screen cast is closed")
         import cv2   # drops the x byte into a contiguous array many times faster than numpy
-        self._seen = frames.count
-        frame = frames.latest()
-        return cv2.cvtColor(frame[region.top:region.bottom, region.left:region.right],
-                            cv2.COLOR_BGRA2BGR)
+        area = self._area
+        if area is None:
+            frames = self._monitor()
+            self._seen = frames.count
+            frame = frames.latest()
+            return cv2.cvtColor(frame[region.top:region.bottom, region.left:region.right],
+                                cv2.COLOR_BGRA2BGR)
+        if area.frames is None:
+            raise DesktopError("the area screen cast is closed")
+        a = area.rect
+        self._seen = count = area.frames.count
+        frame = area.frames.latest()
+        if region.intersect(a) == region:   # all of it live
+            return cv2.cvtColor(frame[region.top - a.top:region.bottom - a.top,
+                                      region.left - a.left:region.right - a.left],
+                                cv2.COLOR_BGRA2BGR)
+        if self._laid is None or self._laid[0] != count:
+            laid = self._still.copy()
+            laid[a.top:a.bottom, a.left:a.right] = cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+            self._laid = (count, laid)
+        return self._laid[1][region.top:region.bottom, region.left:region.right].copy()
 
     def wait_next(self, timeout: float) -> None:
         """Until a frame newer than the last one grabbed comes (or ``timeout``): polling the
         stream in between would only convert the same frame again."""
-        frames = self.session.frames
+        frames = self._area.frames if self._area is not None else self.session.frames
         if frames is not None:
             frames.wait_new(self._seen, timeout)
 
     def close(self) -> None:
-        """The stream belongs to the backend's session: nothing of its own to close."""
+        """Idempotent: the area cast (the monitor's stream belongs to the backend's session:
+        joined again if the session is still open)."""
+        area, self._area = self._area, None
+        self._laid = self._still = None
+        if area is not None:
+            area.close()
+            if self.session._rd_path is not None:
+                self.session.restart_frames()
 
     def __enter__(self) -> "MonitorCapture":
         return self
@@ -484,7 +644,12 @@ class MutterBackend:
                           "found on the whole screen")
 
     def screen(self) -> MonitorCapture:
-        return MonitorCapture(self.session)
+        """The monitor's frames: one capture per backend (its ``focus`` is the backend's)."""
+        if self._screen is None:
+            self._screen = MonitorCapture(self.session)
+        return self._screen
+
+    _screen: MonitorCapture | None = None
 
     def pointer(self, log_path: str | None = None) -> MutterPointer:
         return MutterPointer(self.session, log_path)
@@ -499,6 +664,9 @@ class MutterBackend:
         self.session.flush()
 
     def close(self) -> None:
+        screen, self._screen = self._screen, None
+        if screen is not None:
+            screen.close()
         self.session.close()
 
     def __enter__(self) -> "MutterBackend":

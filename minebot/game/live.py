@@ -681,9 +681,13 @@ class LiveGame(Game):
         """Make the reader locate the grid afresh on the next read.
 
         A doubtful read may come from a cached grid that no longer fits (the Reader re-checks
-        its cache only by sampling); after any surprise we want a full locate.
+        its cache only by sampling); after any surprise we want a full locate, on the whole
+        screen again where the capture was focused on the board (see ``_accept``).
         """
         self.reader.forget()
+        focus = getattr(self.capture, "focus", None)
+        if focus is not None:
+            focus(None)
 
     def _shape_problem(self, board: Board) -> str:
         rows, cols = self.expected_shape
@@ -710,6 +714,9 @@ class LiveGame(Game):
 
     def _accept(self, frame: np.ndarray, reading) -> None:
         self.frame, self.reading = frame, reading
+        focus = getattr(self.capture, "focus", None)
+        if focus is not None:   # a capture that can watch less than the screen (mutter)
+            focus(self._board_rect())
         if reading.board.state is GameState.WON:   # what a dialog over it would hide
             self.won_board, self.won_frame, self.won_px = reading.board, frame, reading.board_px
         if self.learner is not None:
