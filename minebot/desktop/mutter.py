@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import NoGameError
+from ..errors import Interrupted, NoGameError
 from ..input.pointer import BasePointer
 from .window import Rect
 from .xvfb import DesktopError
@@ -40,18 +40,19 @@ REMOTE_DESKTOP = "org.gnome.Mutter.RemoteDesktop"
 BUTTONS = {"left": 0x110, "right": 0x111, "middle": 0x112}
 """Linux evdev codes (BTN_LEFT, BTN_RIGHT, BTN_MIDDLE): what NotifyPointerButton takes."""
 
-PRESS_GAP = 0.0
-"""Seconds between a pointer motion and the press that follows it. mutter turns each call
-into a separate virtual-device event; a press sent at once after a motion was seen to get
-lost (the client had not yet taken the pointer into the cell), so a gap of a fraction of a
-frame is left. The live tests check that every click shows."""
-
 DEVICE_SETTLE = 0.3
 """Seconds a new session's virtual devices are given before the first real event."""
 
 CURSOR_HIDDEN = 0
 """ScreenCast ``cursor-mode``: leave the pointer out of the frames (a drawn pointer would
 cover a cell)."""
+
+CURSOR_EMBEDDED = 1
+"""ScreenCast ``cursor-mode``: the pointer drawn into the frames (``PointerWatch``)."""
+
+FAIL_SAFE_WAIT = 1.0
+"""Seconds the fail-safe waits for a frame showing the pointer where minebot put it before
+it stops the run (a frame of a loaded compositor may come a few hundred ms late)."""
 
 
 @dataclass(frozen=True)
@@ -265,7 +266,7 @@ class AreaCast:
     """
 
     def __init__(self, bus: Bus, rect: Rect, origin: tuple[int, int] = (0, 0),
-                 timeout: float = 5.0) -> None:
+                 timeout: float = 5.0, cursor: int = CURSOR_HIDDEN) -> None:
         from jeepney import DBusAddress
         self.rect = rect
         self.frames: PipeWireFrames | None = None
@@ -277,7 +278,7 @@ class AreaCast:
             self._session = DBusAddress(path, SCREENCAST, SCREENCAST + ".Session")
             (stream,) = _call(self._conn, self._session, "RecordArea", "iiiia{sv}",
                               (rect.left + origin[0], rect.top + origin[1], rect.width,
-                               rect.height, {"cursor-mode": ("u", CURSOR_HIDDEN)}))
+                               rect.height, {"cursor-mode": ("u", cursor)}))
             node = _start_stream(self._conn, stream,
                                  lambda: _call(self._conn, self._session, "Start", "", ()), timeout)
             self.frames = PipeWireFrames(node, bus.pipewire_dir, timeout)
@@ -417,6 +418,10 @@ class MutterSession:
         """Absolute pointer motion to (x, y) in stream pixels."""
         self._send("NotifyPointerMotionAbsolute", "sdd", (self.stream, float(x), float(y)))
 
+    def move_by(self, dx: float, dy: float) -> None:
+        """Relative pointer motion (as a mouse sends it; no stream needed)."""
+        self._send("NotifyPointerMotionRelative", "dd", (float(dx), float(dy)))
+
     def button(self, button: str, pressed: bool) -> None:
         self._send("NotifyPointerButton", "ib", (BUTTONS[button], pressed))
 
@@ -477,28 +482,129 @@ def keysyms(combo: str) -> list[int]:
     return syms
 
 
-class MutterPointer(BasePointer):
-    """Clicks through a RemoteDesktop session: absolute motion on the screen-cast stream, a
-    short gap (``PRESS_GAP``), then the button. Every call waits for mutter's answer, so the
-    events are in mutter's queue, in order, when a method returns."""
+class PointerWatch:
+    """Whether the pointer is still where minebot put it: the fail-safe on GNOME on Wayland.
 
-    def __init__(self, session: MutterSession, log_path: str | None = None) -> None:
+    Why: pyautogui's fail-safe (throw the pointer into a screen corner) asks X11 where the
+    pointer is; a Wayland client cannot ask, and mutter's pointer position (cursor-mode
+    metadata) does not pass through GStreamer's ``pipewiresrc``. But mutter can draw the
+    pointer into a cast: two casts of a few pixels around the place minebot last put the
+    pointer, one with the pointer drawn (``CURSOR_EMBEDDED``) and one without, differ exactly
+    while the pointer is there. Once it has been seen there (``armed``), a pointer that is no
+    longer there was moved by someone else (a person's mouse, or a pointer thrown into a
+    corner, which is also not where minebot put it). Both casts are tiny and mutter paints
+    them only when something is drawn over them.
+    """
+
+    SIZE = 16
+    """Side of the watched square, the pointer's hot spot 4 px in: an arrow's tip is drawn
+    down and right of the hot spot."""
+
+    def __init__(self, bus: Bus, at: tuple[int, int], screen: Rect,
+                 origin: tuple[int, int] = (0, 0)) -> None:
+        self.at = at
+        box = Rect(at[0] - 4, at[1] - 4, self.SIZE, self.SIZE).intersect(screen)
+        if box is None:
+            raise DesktopError(f"the point {at} lies outside the screen {screen}")
+        self.box = box
+        self.armed = False
+        self._bare: AreaCast | None = None
+        self._drawn: AreaCast | None = None
+        try:
+            self._bare = AreaCast(bus, box, origin)
+            self._drawn = AreaCast(bus, box, origin, cursor=CURSOR_EMBEDDED)
+        except BaseException:
+            self.close()
+            raise
+
+    def _seen_here(self) -> bool:
+        return not np.array_equal(self._drawn.frames.latest(), self._bare.frames.latest())
+
+    def still_there(self, wait: float = FAIL_SAFE_WAIT) -> bool:
+        """False only when the pointer, once seen here, has gone: the newest frames show it
+        elsewhere, and no newer frame within ``wait`` seconds shows it back."""
+        if self._seen_here():
+            self.armed = True
+            return True
+        if not self.armed:
+            return True   # never seen here yet (its frame may still be on its way)
+        deadline = time.monotonic() + wait
+        frames = self._drawn.frames
+        seen = frames.count
+        while (left := deadline - time.monotonic()) > 0:
+            seen = frames.wait_new(seen, min(left, 0.05))
+            if self._seen_here():
+                return True
+        return False
+
+    def close(self) -> None:
+        """Idempotent: both casts."""
+        for name in ("_bare", "_drawn"):
+            cast = getattr(self, name, None)
+            setattr(self, name, None)
+            if cast is not None:
+                cast.close()
+
+
+class MutterPointer(BasePointer):
+    """Clicks through a RemoteDesktop session: absolute motion on the screen-cast stream, then
+    the button, each sent without waiting for mutter's answer (mutter takes one connection's
+    calls in order). No gap is left between the motion and the press: of 1440 right-clicks
+    sent at once after their motion, and 1 ms and 5 ms after it, none was lost (mutter 43,
+    GNOME Mines 40.1); a click that is lost all the same is planned again (the backend's
+    ``drops_clicks``).
+
+    With ``fail_safe`` (the default) a ``PointerWatch`` stands in for pyautogui's fail-safe:
+    before each batch of clicks (and each parking move) the pointer must still be where
+    minebot last put it, else the run stops (``Interrupted``, exit 130)."""
+
+    def __init__(self, session: MutterSession, log_path: str | None = None,
+                 fail_safe: bool = True) -> None:
         super().__init__(log_path)
         self.session = session
+        self.fail_safe = fail_safe
+        self._at: tuple[int, int] | None = None   # where minebot last put the pointer
+        self._watch: PointerWatch | None = None
+
+    def _fail_safe(self) -> None:
+        at = self._at
+        if not self.fail_safe or at is None or getattr(self.session, "rect", None) is None:
+            return
+        watch = self._watch
+        if watch is None or watch.at != at:   # a new resting place: watch it from now on
+            self._watch = None
+            if watch is not None:
+                watch.close()
+            self._watch = PointerWatch(self.session.bus, at, self.session.rect,
+                                       self.session.monitor_origin)
+            return
+        if not watch.still_there():
+            raise Interrupted(f"stopped by the fail-safe: the pointer was moved away from "
+                              f"{at[0]},{at[1]}, where minebot had put it (on GNOME on Wayland "
+                              "moving the mouse stops a run, as throwing it into a screen "
+                              "corner does on X11)")
 
     def _motion(self, x: int, y: int) -> None:
         self.session.move(x, y)
+        self._at = (x, y)
 
     def _press_release(self, x: int, y: int, button: str) -> None:
         self.session.move(x, y)
-        time.sleep(PRESS_GAP)
         self.session.button(button, True)
         self.session.button(button, False)
+        self._at = (x, y)
 
     def _flush(self) -> None:
         """Nothing to wait for: mutter takes a connection's events in order, and the caller
         watches the screen for their result (a round trip through mutter's main loop costs
         ~50 ms on a loaded machine, once per move it would double an expert game)."""
+
+    def close(self) -> None:
+        """Idempotent: the fail-safe's casts and the click log."""
+        watch, self._watch = self._watch, None
+        if watch is not None:
+            watch.close()
+        super().close()
 
 
 FOCUS_MARGIN = 16
