@@ -24,6 +24,7 @@ import os
 import socket
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -253,6 +254,34 @@ def _call(conn, address, method: str, signature: str, body: tuple, timeout: floa
     return reply.body
 
 
+@contextmanager
+def _closed_on_failure(thing, what: str):
+    """Set-up of ``thing`` (a session): on any failure it is closed; a D-Bus answer that did
+    not come in time becomes a ``DesktopError`` naming ``what``."""
+    try:
+        yield
+    except TimeoutError:
+        thing.close()
+        raise DesktopError(f"mutter did not start {what} in time") from None
+    except BaseException:
+        thing.close()
+        raise
+
+
+def _end(conn, session, frames: "PipeWireFrames | None") -> None:
+    """Close ``frames``, ask mutter to stop ``session`` (a D-Bus address, or None) and close
+    the connection: what every session here leaves behind, each part only if there."""
+    if frames is not None:
+        frames.close()
+    if session is not None and conn is not None:
+        try:
+            _call(conn, session, "Stop", "", (), timeout=2.0)
+        except Exception:
+            pass   # mutter already ended the session (or is gone): nothing to stop
+    if conn is not None:
+        conn.close()
+
+
 class AreaCast:
     """A screen cast of one rectangle of the screen (``RecordArea``, in a ScreenCast session of
     its own): what is on screen there, windows on top included, as the monitor cast shows it.
@@ -272,7 +301,7 @@ class AreaCast:
         self.frames: PipeWireFrames | None = None
         self._conn = _connect(bus.address)
         self._session = None
-        try:
+        with _closed_on_failure(self, "the area screen cast"):
             sc = DBusAddress("/org/gnome/Mutter/ScreenCast", SCREENCAST, SCREENCAST)
             (path,) = _call(self._conn, sc, "CreateSession", "a{sv}", ({},))
             self._session = DBusAddress(path, SCREENCAST, SCREENCAST + ".Session")
@@ -285,28 +314,13 @@ class AreaCast:
             if self.frames.latest().shape[:2] != (rect.height, rect.width):
                 raise DesktopError(f"the area cast of {rect} came at another size "
                                    f"{self.frames.latest().shape[1::-1]} (a scaled monitor?)")
-        except TimeoutError:
-            self.close()
-            raise DesktopError("mutter did not start the area screen cast in time") from None
-        except BaseException:
-            self.close()
-            raise
 
     def close(self) -> None:
         """Idempotent: the stream, mutter's session, the connection."""
         frames, self.frames = self.frames, None
-        if frames is not None:
-            frames.close()
         session, self._session = self._session, None
-        conn = getattr(self, "_conn", None)
-        if session is not None and conn is not None:
-            try:
-                _call(conn, session, "Stop", "", (), timeout=2.0)
-            except Exception:
-                pass   # mutter already ended it
-        if conn is not None:
-            self._conn = None
-            conn.close()
+        conn, self._conn = getattr(self, "_conn", None), None
+        _end(conn, session, frames)
 
 
 class MutterSession:
@@ -325,7 +339,7 @@ class MutterSession:
         self._conn = _connect(bus.address)
         self.frames: PipeWireFrames | None = None
         self._rd_path: str | None = None
-        try:
+        with _closed_on_failure(self, "the screen cast"):
             rd = DBusAddress("/org/gnome/Mutter/RemoteDesktop", REMOTE_DESKTOP, REMOTE_DESKTOP)
             (self._rd_path,) = self._call(rd, "CreateSession", "", ())
             self._rd = DBusAddress(self._rd_path, REMOTE_DESKTOP, REMOTE_DESKTOP + ".Session")
@@ -359,12 +373,6 @@ class MutterSession:
             # Input is in stream pixels: the frame's own size, whatever the monitor's position.
             self.rect = Rect(0, 0, width, height)
             self.monitor_origin = (int(x), int(y))
-        except TimeoutError:
-            self.close()
-            raise DesktopError("mutter did not start the screen cast in time") from None
-        except BaseException:
-            self.close()
-            raise
 
     def stop_frames(self) -> None:
         """Leave the monitor's stream (mutter then stops painting frames for it); the
@@ -430,18 +438,9 @@ class MutterSession:
 
     def close(self) -> None:
         frames, self.frames = self.frames, None
-        if frames is not None:
-            frames.close()
         path, self._rd_path = self._rd_path, None
-        conn = getattr(self, "_conn", None)
-        if path is not None and conn is not None:
-            try:
-                self._call(self._rd, "Stop", "", (), timeout=2.0)
-            except Exception:
-                pass   # mutter already ended the session (or is gone): nothing to stop
-        if conn is not None:
-            self._conn = None
-            conn.close()
+        conn, self._conn = getattr(self, "_conn", None), None
+        _end(conn, self._rd if path is not None else None, frames)
 
     def __enter__(self) -> "MutterSession":
         return self
