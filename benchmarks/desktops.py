@@ -11,8 +11,9 @@ through the same backend ``minebot play`` uses:
   screen cast, whose freshness the next figure shows);
 - click->frame: from sending a right-click on a covered cell (a flag shows on button down) to
   the first grab in which that cell has changed (median, p90 of 20, each flag then removed);
-- games: ``--games`` expert games with the default solver: won/played and the median wall
-  time of a won game (first click to the final frame).
+- games: ``--games`` expert games with the default solver: won/played, the median wall
+  time of a won game (first click to the final frame) and its number of turns (each one
+  click batch and the wait for its frame); the 1-minute load average before and after.
 
 Prints one line per desktop and one JSON object per desktop on stdout's last lines.
 """
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -75,9 +77,11 @@ def measure(kind: str, games: int) -> dict:
                     import numpy as np
                     if not np.array_equal(game.grab()[y0:y1, x0:x1], before):
                         break
+                    game._next_frame()   # a stream's next frame, or 1 ms (as live play waits)
                 latencies.append(time.perf_counter() - t)
                 board = game.act([Move(Action.UNFLAG, cell)])
-            won, played, times = 0, 0, []
+            won, played, times, turns = 0, 0, [], []
+            load = [os.getloadavg()[0]]
             for i in range(games):
                 game.new_game()
                 t = time.monotonic()
@@ -91,6 +95,8 @@ def measure(kind: str, games: int) -> dict:
                 if result.final.state is GameState.WON:
                     won += 1
                     times.append(time.monotonic() - t)
+                    turns.append(result.turns)
+            load.append(os.getloadavg()[0])
         finally:
             game.close()
         return {"desktop": kind, "backend": game.backend.name, "wm": game.backend.wm,
@@ -100,7 +106,9 @@ def measure(kind: str, games: int) -> dict:
                 "click_to_frame_ms_median": round(1000 * statistics.median(latencies), 1),
                 "click_to_frame_ms_p90": round(1000 * _p90(latencies), 1),
                 "games": games, "played": played, "won": won,
-                "median_won_s": round(statistics.median(times), 2) if times else None}
+                "median_won_s": round(statistics.median(times), 2) if times else None,
+                "median_won_turns": statistics.median(turns) if turns else None,
+                "load_start_end": [round(v, 1) for v in load]}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -115,7 +123,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{kind:9} {row['backend']:9} grab {row['grab_ms_median']:5.2f} ms (p90 "
               f"{row['grab_ms_p90']:.2f})  click->frame {row['click_to_frame_ms_median']:5.1f} ms "
               f"(p90 {row['click_to_frame_ms_p90']:.1f})  expert won {row['won']}/{row['played']}"
-              f"  median won {row['median_won_s']} s", flush=True)
+              f"  median won {row['median_won_s']} s ({row['median_won_turns']} turns)  load "
+              f"{row['load_start_end']}", flush=True)
     for row in rows:
         print(json.dumps(row))
     return 0

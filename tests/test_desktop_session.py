@@ -92,7 +92,7 @@ def test_desktop_starts_and_ends_exactly_its_processes(kind):
     with desk:
         pids = desk.pids + ([desk.xvfb.proc.pid] if hasattr(desk, "xvfb") else [])
         assert pids and all(_alive(p) for p in pids)
-        if kind == "gnome-wayland":   # no X server at all: mutter's APIs on its own bus
+        if kind in ("gnome-wayland", "gnome-shell-wayland"):   # no X server: mutter's APIs
             from minebot.desktop.mutter import has_mutter
             assert desk.display is None and has_mutter(desk.bus)
         else:

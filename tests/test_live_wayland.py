@@ -1,5 +1,6 @@
-"""Live play under GNOME on Wayland: headless mutter with no XWayland, the real GNOME Mines a
-native Wayland client (marked live).
+"""Live play under GNOME on Wayland: headless mutter with no XWayland (``gnome-wayland``) and
+real GNOME Shell (``gnome-shell-wayland``), the real GNOME Mines a native Wayland client
+(marked live).
 
 There is no window list and no X server: the bot sees the game only through mutter's
 ScreenCast stream and plays it only through RemoteDesktop (``minebot.desktop.mutter``). The
@@ -12,6 +13,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -26,11 +28,15 @@ pytestmark = [pytest.mark.live,
                                  reason="needs mutter, pipewire, wireplumber and GStreamer's "
                                         "pipewiresrc (bash .ci/setup installs them)")]
 
+WAYLAND_DESKTOPS = ("gnome-wayland", "gnome-shell-wayland")
 
-@pytest.fixture(scope="module")
-def desktop():
+
+@pytest.fixture(scope="module", params=WAYLAND_DESKTOPS)
+def desktop(request):
     from minebot.desktop.session import open_desktop
-    with open_desktop("gnome-wayland") as desk:
+    if not available(request.param):
+        pytest.fail(f"{request.param} is not installed: bash .ci/setup installs it")
+    with open_desktop(request.param) as desk:
         yield desk
 
 
@@ -72,6 +78,44 @@ def test_a_board_that_went_away_is_never_clicked(desktop, play):
     with pytest.raises(NoGameError):
         game.act([Move(Action.OPEN, (4, 4))])
     assert game.pointer.log == []
+
+
+def test_moving_the_mouse_stops_the_run(desktop, play):
+    """The fail-safe on Wayland: a second input device (another RemoteDesktop session, as a
+    person's mouse) throws the pointer into the bottom-right corner and keeps it there while
+    the bot plays expert games; the run stops with the fail-safe's ``Interrupted`` (exit 130),
+    every click made inside the board. (Not the top-left corner: GNOME Shell opens its
+    overview there, which would leave the next test's game a thumbnail.)"""
+    from minebot.desktop.mutter import MutterSession
+    from minebot.errors import EXIT_INTERRUPTED, Interrupted
+    from minebot.loop import play_game
+    from minebot.solver import Solver
+    _, game = play("expert", (1290, 760))
+    game.start()
+    stop = threading.Event()
+
+    def hand() -> None:
+        with MutterSession(desktop.bus, cast=False) as mouse:
+            stop.wait(1.5)   # the bot is playing by then
+            while not stop.is_set():
+                mouse.move_by(4000, 4000)
+                mouse.flush()
+                stop.wait(0.03)
+    mover = threading.Thread(target=hand, daemon=True)
+    mover.start()
+    try:
+        with pytest.raises(Interrupted, match="fail-safe") as stopped:
+            for _ in range(10):
+                game.new_game()
+                play_game(game, Solver())
+    finally:
+        stop.set()
+        mover.join(10)
+    assert stopped.value.exit_code == EXIT_INTERRUPTED
+    assert game.pointer.log, "no click was made before the mouse moved"
+    for c in game.pointer.log:
+        left, top, right, bottom = c.bounds
+        assert left <= c.x < right and top <= c.y < bottom, c
 
 
 def test_minebot_play_finds_a_game_it_did_not_start(desktop, tmp_path):

@@ -184,6 +184,9 @@ class GnomeMines(PrivateGame):
             if time.monotonic() > deadline:
                 raise DesktopError(f"no GNOME Mines board on the screen within {self.timeout:.0f} s")
             time.sleep(0.15)
+        # Keys go on through this session; its screen cast would only cost mutter a repaint
+        # of the whole monitor for every frame while the bot plays.
+        self.remote.session.stop_frames()
         if self.custom is not None:
             self._start_custom()
 

@@ -13,7 +13,8 @@ window manager), ``weston`` (headless weston with XWayland: the game is an X11 c
 XWayland, whose root window reads black, so only window grabs work there), ``mutter``
 (headless GNOME compositor with XWayland, PipeWire and WirePlumber on a private session bus),
 ``gnome-wayland`` (the same mutter without XWayland: the game is a native Wayland client, seen
-and played only through mutter's ScreenCast and RemoteDesktop D-Bus APIs).
+and played only through mutter's ScreenCast and RemoteDesktop D-Bus APIs), and
+``gnome-shell-wayland`` (real GNOME Shell in place of bare mutter, played the same way).
 """
 
 from __future__ import annotations
@@ -28,11 +29,14 @@ from pathlib import Path
 
 from .xvfb import DesktopError, Xvfb, die_with_parent, stop_process_group
 
-DESKTOPS = ("xvfb", "openbox", "metacity", "weston", "mutter", "gnome-wayland")
+DESKTOPS = ("xvfb", "openbox", "metacity", "weston", "mutter", "gnome-wayland",
+            "gnome-shell-wayland")
 APT_PACKAGES = {"xvfb": ["xvfb"], "openbox": ["xvfb", "openbox"], "metacity": ["xvfb", "metacity"],
                 "weston": ["weston", "xwayland"],
                 "mutter": ["mutter", "xwayland", "pipewire", "wireplumber", "dbus"],
-                "gnome-wayland": ["mutter", "pipewire", "wireplumber", "dbus", "gstreamer1.0-pipewire"]}
+                "gnome-wayland": ["mutter", "pipewire", "wireplumber", "dbus", "gstreamer1.0-pipewire"],
+                "gnome-shell-wayland": ["gnome-shell", "pipewire", "wireplumber", "dbus",
+                                        "gstreamer1.0-pipewire"]}
 """The Debian 12 packages each kind needs (``.ci/setup`` installs them all)."""
 
 NO_SERVICES_BUS = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
@@ -275,37 +279,55 @@ class MutterDesktop(Desktop):
         return env
 
     def start(self) -> "MutterDesktop":
-        for exe, pkg in (("mutter", "mutter"), ("pipewire", "pipewire"),
+        for exe, pkg in ((self.compositor, self.compositor), ("pipewire", "pipewire"),
                          ("wireplumber", "wireplumber"), ("dbus-daemon", "dbus"),
-                         ("Xwayland", "xwayland")):
+                         *self.needs):
             self._need(exe, pkg)
         home = self._home()
         (home / "runtime").mkdir(mode=0o700)
         (home / "dbus.conf").write_text(NO_SERVICES_BUS)
-        read_fd, write_fd = os.pipe()
-        try:
-            with open(home / "dbus.log", "wb") as out:
-                self._procs.append(subprocess.Popen(
-                    ["dbus-daemon", "--nofork", f"--config-file={home / 'dbus.conf'}",
-                     f"--print-address={write_fd}"], pass_fds=(write_fd,), env=self._base_env(),
-                    stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-                    start_new_session=True, cwd=home, preexec_fn=die_with_parent))
-        finally:
-            os.close(write_fd)
-        with os.fdopen(read_fd, "rb") as pipe:
-            self.bus_address = pipe.readline().decode().strip()
-        if not self.bus_address:
-            raise DesktopError(f"dbus-daemon gave no address: {_tail(home / 'dbus.log')}")
+        self.bus_address = self._bus_daemon("dbus")
         env = self._base_env()
         self._procs.append(_spawn(["pipewire"], env, home / "pipewire.log", home))
         self._procs.append(_spawn(["wireplumber"], env, home / "wireplumber.log", home))
-        log = home / "mutter.log"
+        log = home / f"{self.compositor}.log"
         self._procs.append(_spawn(
-            ["mutter", "--wayland", "--headless", f"--virtual-monitor={self.width}x{self.height}",
-             f"--wayland-display={self.socket}", *self.extra_args], env, log, home))
+            [self.compositor, "--wayland", "--headless",
+             f"--virtual-monitor={self.width}x{self.height}",
+             f"--wayland-display={self.socket}", *self.extra_args],
+            self._compositor_env(env), log, home))
         self._await_ready(log)
         return self
 
+    needs: tuple[tuple[str, str], ...] = (("Xwayland", "xwayland"),)
+    """Further programs (and their Debian packages) this kind runs."""
+
+    def _compositor_env(self, env: dict) -> dict:
+        """The compositor's environment (a subclass may add to it)."""
+        return env
+
+    def _bus_daemon(self, name: str) -> str:
+        """Start a private dbus-daemon that starts no services (``NO_SERVICES_BUS``, log
+        ``name``.log) and return its address."""
+        assert self.home is not None
+        read_fd, write_fd = os.pipe()
+        try:
+            with open(self.home / f"{name}.log", "wb") as out:
+                self._procs.append(subprocess.Popen(
+                    ["dbus-daemon", "--nofork", f"--config-file={self.home / 'dbus.conf'}",
+                     f"--print-address={write_fd}"], pass_fds=(write_fd,), env=self._base_env(),
+                    stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+                    start_new_session=True, cwd=self.home, preexec_fn=die_with_parent))
+        finally:
+            os.close(write_fd)
+        with os.fdopen(read_fd, "rb") as pipe:
+            address = pipe.readline().decode().strip()
+        if not address:
+            raise DesktopError(f"dbus-daemon gave no address: {_tail(self.home / f'{name}.log')}")
+        return address
+
+    compositor = "mutter"
+    """The program run as the compositor (gnome-shell takes mutter's options)."""
     extra_args: tuple[str, ...] = ()
 
     def _await_ready(self, log: Path) -> None:
@@ -349,6 +371,7 @@ class GnomeWaylandDesktop(MutterDesktop):
 
     kind = "gnome-wayland"
     extra_args = ("--no-x11",)
+    needs = ()
 
     def env(self, base: dict | None = None) -> dict:
         env = self._base_env() if base is None else dict(base)
@@ -386,6 +409,31 @@ class GnomeWaylandDesktop(MutterDesktop):
         super().stop()
 
 
+class GnomeShellWaylandDesktop(GnomeWaylandDesktop):
+    """Real GNOME Shell (``gnome-shell --wayland --headless --no-x11``: mutter with the shell's
+    panel, overview and notifications on top), the game a native Wayland client; played
+    through the same mutter ScreenCast/RemoteDesktop APIs as ``gnome-wayland``.
+
+    gnome-shell asks the system bus for systemd-logind whenever ``/run/systemd/seats`` exists
+    (``misc/loginManager.js``) and stops at start when there is no system bus to ask; it is
+    given a private one of its own (``DBUS_SYSTEM_BUS_ADDRESS``) on which no service runs, as
+    in a container, so it falls back to what it does without logind."""
+
+    kind = "gnome-shell-wayland"
+    compositor = "gnome-shell"
+
+    def _compositor_env(self, env: dict) -> dict:
+        return dict(env, DBUS_SYSTEM_BUS_ADDRESS=self._bus_daemon("system-dbus"))
+
+    def _await_ready(self, log: Path) -> None:
+        """As mutter's, then until the shell is up and has left the overview it opens at
+        start (a user's login ends on the desktop too): a window mapped in the overview shows
+        only as a thumbnail there."""
+        super()._await_ready(log)
+        from .mutter import leave_overview
+        self._await(log, lambda: leave_overview(self.bus), "did not leave its overview")
+
+
 def open_desktop(kind: str, width: int = 1600, height: int = 1024) -> Desktop:
     """A not yet started desktop of ``kind`` (one of ``DESKTOPS``); use it as a context manager."""
     if kind in ("xvfb", "openbox", "metacity"):
@@ -396,6 +444,8 @@ def open_desktop(kind: str, width: int = 1600, height: int = 1024) -> Desktop:
         return MutterDesktop(width, height)
     if kind == "gnome-wayland":
         return GnomeWaylandDesktop(width, height)
+    if kind == "gnome-shell-wayland":
+        return GnomeShellWaylandDesktop(width, height)
     raise DesktopError(f"unknown desktop {kind!r}: expected one of {', '.join(DESKTOPS)}")
 
 
@@ -404,8 +454,9 @@ def available(kind: str) -> bool:
     exes = {"xvfb": ["Xvfb"], "openbox": ["Xvfb", "openbox", "dbus-run-session"],
             "metacity": ["Xvfb", "metacity", "dbus-run-session"], "weston": ["weston", "Xwayland"],
             "mutter": ["mutter", "Xwayland", "pipewire", "wireplumber", "dbus-daemon"],
-            "gnome-wayland": ["mutter", "pipewire", "wireplumber", "dbus-daemon"]}
-    if kind == "gnome-wayland" and not _gst_pipewire():
+            "gnome-wayland": ["mutter", "pipewire", "wireplumber", "dbus-daemon"],
+            "gnome-shell-wayland": ["gnome-shell", "pipewire", "wireplumber", "dbus-daemon"]}
+    if kind in ("gnome-wayland", "gnome-shell-wayland") and not _gst_pipewire():
         return False
     return all(shutil.which(e) for e in exes[kind])
 

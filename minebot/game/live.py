@@ -159,8 +159,29 @@ class LiveGame(Game):
         if not self.guard.check(self.reading, self.frame):
             return False
         self.reading = None
-        self.reader.forget()   # a cached grid may no longer fit: locate it afresh
+        self.forget_grid()   # a cached grid may no longer fit: locate it afresh
         return True
+
+    def forget_grid(self) -> None:
+        """Make the reader locate the grid afresh on the next read, on the whole screen again
+        where the capture had been narrowed to the board (``watch_board``).
+
+        A doubtful read may come from a cached grid that no longer fits (the Reader re-checks
+        its cache only by sampling); after any surprise we want a full locate.
+        """
+        self.reader.forget()
+        self._narrow_capture(None)
+
+    def watch_board(self) -> None:
+        """Narrow a capture that can watch less than the screen (mutter's area cast) to the
+        board just accepted: fewer pixels per frame, so each frame comes sooner."""
+        if self.reading is not None:
+            self._narrow_capture(self._board_rect())
+
+    def _narrow_capture(self, rect: Rect | None) -> None:
+        focus = getattr(self.frames.capture, "focus", None) if self.frames is not None else None
+        if focus is not None:
+            focus(rect)
 
     def ring_same(self, before: np.ndarray, px, inside: bool = False) -> bool:
         """``FrameSource.ring_same``: the board still where and what it was."""

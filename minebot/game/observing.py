@@ -50,7 +50,7 @@ def observe(live: "LiveGame", expect=None) -> Board:
         if attempt > live.rereads:
             time.sleep(0.25)
         if attempt:
-            live.reader.forget()
+            live.forget_grid()
             live.close_dialogs()
             live.check_window()
         live.park(margin=attempt >= 2)
@@ -127,7 +127,7 @@ def observe_frame(live: "LiveGame", frame: np.ndarray, expect) -> Board:
             return board
         if os.environ.get("MINEBOT_DEBUG"):
             print("minebot: re-reading after:", problem[:200], file=sys.stderr)
-        live.reader.forget()
+        live.forget_grid()
         if not live.close_dialogs():
             break
         frame = settled(live, None)   # the board under the closed dialog, redrawn
@@ -148,6 +148,7 @@ def accept(live: "LiveGame", frame: np.ndarray, reading) -> None:
     """Take ``reading`` of ``frame`` as the game's board: kept as the last won board (what
     a dialog over it would hide), shown to the learner and the recorder."""
     live.frame, live.reading = frame, reading
+    live.watch_board()
     if reading.board.state is GameState.WON:   # what a dialog over it would hide
         live.won_board, live.won_frame, live.won_px = reading.board, frame, reading.board_px
     if live.learner is not None:
