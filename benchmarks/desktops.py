@@ -7,8 +7,9 @@ compositor, all ended by PID) it starts GNOME Mines at expert (1290x760 window) 
 through the same backend ``minebot play`` uses:
 
 - grab: wall time of one capture of the game's visible window area (median, p90 of 200; on
-  native Wayland (``gnome-wayland``) the whole monitor, cut from the newest frame of mutter's
-  screen cast, whose freshness the next figure shows);
+  native Wayland (``gnome-wayland``, ``gnome-shell-wayland``) the whole monitor: the newest
+  frame of mutter's cast of the board area laid over the screen as last cast in full, whose
+  freshness the next figure shows);
 - click->frame: from sending a right-click on a covered cell (a flag shows on button down) to
   the first grab in which that cell has changed (median, p90 of 20, each flag then removed);
 - games: ``--games`` expert games with the default solver: won/played, the median wall

@@ -6,16 +6,20 @@ exactly this, with no permission dialog: ``org.gnome.Mutter.ScreenCast`` records
 PipeWire stream, and ``org.gnome.Mutter.RemoteDesktop`` injects absolute pointer motion on that
 stream, buttons and keysyms. One remote-desktop session owns one linked screen-cast session, so
 the input coordinates are the stream's pixels. The stream is kept open (the first frame costs
-~80 ms, each later one nothing: a reader keeps the newest frame mutter sent).
+~80 ms, each later one nothing: a reader keeps the newest frame mutter sent). Once the board
+is known, ``MonitorCapture.focus`` swaps the monitor's cast for a cast of the board's area
+alone (``AreaCast``): without a GPU, mutter's repaint of the recorded area for every frame is
+a large part of what a click takes to show. ``PointerWatch`` is the fail-safe: it notices a
+pointer that someone moved away from where minebot put it.
 
-D-Bus goes through ``jeepney`` (pure Python, blocking: every call waits for mutter's answer, so
-input is ordered and errors surface where they happen); frames through GStreamer's
-``pipewiresrc`` with PyGObject. Both are imported only when a session opens: this module
-imports with no display, no D-Bus and no GStreamer.
+D-Bus goes through ``jeepney`` (pure Python; input events are sent without waiting for
+mutter's answer, which takes one connection's calls in order, and ``flush`` waits for all);
+frames through GStreamer's ``pipewiresrc`` with PyGObject. Both are imported only when a
+session opens: this module imports with no display, no D-Bus and no GStreamer.
 
-    with MutterSession.open(bus, pipewire_dir) as s:
-        frame = s.frames.latest()          # BGR, the whole monitor
-        s.click(100, 200, "left")
+    with MutterSession(bus) as s:
+        frame = s.frames.latest()          # BGRx, the whole monitor
+        s.move(100, 200); s.button("left", True); s.button("left", False)
 """
 
 from __future__ import annotations
