@@ -408,15 +408,19 @@ class MutterSession:
     def _call(self, address, method: str, signature: str, body: tuple, timeout: float = 5.0):
         return _call(self._conn, address, method, signature, body, timeout)
 
-    def _send(self, method: str, signature: str, body: tuple) -> None:
-        """An input event, sent without waiting for mutter's answer: mutter handles a
-        connection's calls in order, and ``flush`` waits for all of them. (Waiting on each
-        one costs a round trip through mutter's main loop, which a busy compositor delays
-        by tens of milliseconds.)"""
+    def _send(self, *events: tuple[str, str, tuple]) -> None:
+        """Input events (method, signature, arguments), sent in one write without waiting
+        for mutter's answer: mutter handles a connection's calls in order, and ``flush`` waits
+        for all of them. (Waiting on each one costs a round trip through mutter's main loop,
+        which a busy compositor delays by tens of milliseconds; one write per click instead
+        of three wakes the bus daemon once.)"""
         from jeepney.low_level import MessageFlag
-        msg = self._call_new(self._rd, method, signature, body)
-        msg.header.flags |= MessageFlag.no_reply_expected
-        self._conn.send(msg)
+        data = []
+        for method, signature, body in events:
+            msg = self._call_new(self._rd, method, signature, body)
+            msg.header.flags |= MessageFlag.no_reply_expected
+            data.append(msg.serialise(serial=next(self._conn.outgoing_serial)))
+        self._conn.sock.sendall(b"".join(data))
 
     def flush(self) -> None:
         """Until mutter has handled every event sent before (one round trip on the session,
@@ -426,19 +430,28 @@ class MutterSession:
         if reply.header.message_type is MessageType.error:
             raise DesktopError(f"mutter's remote-desktop session ended: {reply.body}")
 
+    def _motion(self, x: float, y: float) -> tuple[str, str, tuple]:
+        return "NotifyPointerMotionAbsolute", "sdd", (self.stream, float(x), float(y))
+
     def move(self, x: float, y: float) -> None:
         """Absolute pointer motion to (x, y) in stream pixels."""
-        self._send("NotifyPointerMotionAbsolute", "sdd", (self.stream, float(x), float(y)))
+        self._send(self._motion(x, y))
+
+    def click(self, x: float, y: float, button: str) -> None:
+        """Motion to (x, y), then ``button`` pressed and released, in one write."""
+        code = BUTTONS[button]
+        self._send(self._motion(x, y), ("NotifyPointerButton", "ib", (code, True)),
+                   ("NotifyPointerButton", "ib", (code, False)))
 
     def move_by(self, dx: float, dy: float) -> None:
         """Relative pointer motion (as a mouse sends it; no stream needed)."""
-        self._send("NotifyPointerMotionRelative", "dd", (float(dx), float(dy)))
+        self._send(("NotifyPointerMotionRelative", "dd", (float(dx), float(dy))))
 
     def button(self, button: str, pressed: bool) -> None:
-        self._send("NotifyPointerButton", "ib", (BUTTONS[button], pressed))
+        self._send(("NotifyPointerButton", "ib", (BUTTONS[button], pressed)))
 
     def keysym(self, keysym: int, pressed: bool) -> None:
-        self._send("NotifyKeyboardKeysym", "ub", (keysym, pressed))
+        self._send(("NotifyKeyboardKeysym", "ub", (keysym, pressed)))
 
     def close(self) -> None:
         frames, self.frames = self.frames, None
@@ -592,9 +605,7 @@ class MutterPointer(BasePointer):
         self._at = (x, y)
 
     def _press_release(self, x: int, y: int, button: str) -> None:
-        self.session.move(x, y)
-        self.session.button(button, True)
-        self.session.button(button, False)
+        self.session.click(x, y, button)
         self._at = (x, y)
 
     def _flush(self) -> None:
