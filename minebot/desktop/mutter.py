@@ -526,12 +526,9 @@ class PointerWatch:
         self.armed = False
         self._bare: AreaCast | None = None
         self._drawn: AreaCast | None = None
-        try:
+        with _closed_on_failure(self, "the fail-safe's casts"):
             self._bare = AreaCast(bus, box, origin)
             self._drawn = AreaCast(bus, box, origin, cursor=CURSOR_EMBEDDED)
-        except BaseException:
-            self.close()
-            raise
 
     def _seen_here(self) -> bool:
         return not np.array_equal(self._drawn.frames.latest(), self._bare.frames.latest())
@@ -645,6 +642,7 @@ class MonitorCapture:
         self._area: AreaCast | None = None
         self._still: np.ndarray | None = None   # the monitor (BGR) when the area cast began
         self._laid: tuple[int, np.ndarray] | None = None   # (area frame count, composite)
+        self.can_focus = True   # False once mutter refused an area cast
 
     @property
     def area(self) -> Rect | None:
@@ -661,11 +659,17 @@ class MonitorCapture:
             if want is None or (self._area is not None and self._area.rect == want):
                 return
         self._unfocus()
-        if rect is None or want == self.rect:
+        if rect is None or want == self.rect or not self.can_focus:
             return
         import cv2
         self._still = cv2.cvtColor(self._monitor().latest(), cv2.COLOR_BGRA2BGR)
-        self._area = AreaCast(self.session.bus, want, self.session.monitor_origin)
+        try:
+            self._area = AreaCast(self.session.bus, want, self.session.monitor_origin)
+        except DesktopError:
+            # A mutter without area casts (or one that refused this area): the monitor's
+            # cast goes on, only slower.
+            self._still, self.can_focus = None, False
+            return
         self.session.stop_frames()
 
     def _unfocus(self) -> None:
@@ -743,12 +747,12 @@ class MutterBackend:
     x11 = None
     lists_windows = False
     hover_grace = 0.5
-    drops_clicks = True
-    """The first click through a new session was now and then lost (1 in ~5 fresh runs, after
-    the devices' settle time too), with no trace on screen."""
     """Seconds a clicked cell may show the hover look before its result: the motion, the
     press and the new frame each pass through mutter's main loop, which a loaded machine
     delays (measured 60-400 ms from click to changed frame under load)."""
+    drops_clicks = True
+    """The first click through a new session was now and then lost (1 in ~5 fresh runs, after
+    the devices' settle time too), with no trace on screen."""
 
     def __init__(self, bus: Bus) -> None:
         self.bus = bus
