@@ -6,16 +6,20 @@ exactly this, with no permission dialog: ``org.gnome.Mutter.ScreenCast`` records
 PipeWire stream, and ``org.gnome.Mutter.RemoteDesktop`` injects absolute pointer motion on that
 stream, buttons and keysyms. One remote-desktop session owns one linked screen-cast session, so
 the input coordinates are the stream's pixels. The stream is kept open (the first frame costs
-~80 ms, each later one nothing: a reader keeps the newest frame mutter sent).
+~80 ms, each later one nothing: a reader keeps the newest frame mutter sent). Once the board
+is known, ``MonitorCapture.focus`` swaps the monitor's cast for a cast of the board's area
+alone (``AreaCast``): without a GPU, mutter's repaint of the recorded area for every frame is
+a large part of what a click takes to show. ``PointerWatch`` is the fail-safe: it notices a
+pointer that someone moved away from where minebot put it.
 
-D-Bus goes through ``jeepney`` (pure Python, blocking: every call waits for mutter's answer, so
-input is ordered and errors surface where they happen); frames through GStreamer's
-``pipewiresrc`` with PyGObject. Both are imported only when a session opens: this module
-imports with no display, no D-Bus and no GStreamer.
+D-Bus goes through ``jeepney`` (pure Python; input events are sent without waiting for
+mutter's answer, which takes one connection's calls in order, and ``flush`` waits for all);
+frames through GStreamer's ``pipewiresrc`` with PyGObject. Both are imported only when a
+session opens: this module imports with no display, no D-Bus and no GStreamer.
 
-    with MutterSession.open(bus, pipewire_dir) as s:
-        frame = s.frames.latest()          # BGR, the whole monitor
-        s.click(100, 200, "left")
+    with MutterSession(bus) as s:
+        frame = s.frames.latest()          # BGRx, the whole monitor
+        s.move(100, 200); s.button("left", True); s.button("left", False)
 """
 
 from __future__ import annotations
@@ -404,15 +408,19 @@ class MutterSession:
     def _call(self, address, method: str, signature: str, body: tuple, timeout: float = 5.0):
         return _call(self._conn, address, method, signature, body, timeout)
 
-    def _send(self, method: str, signature: str, body: tuple) -> None:
-        """An input event, sent without waiting for mutter's answer: mutter handles a
-        connection's calls in order, and ``flush`` waits for all of them. (Waiting on each
-        one costs a round trip through mutter's main loop, which a busy compositor delays
-        by tens of milliseconds.)"""
+    def _send(self, *events: tuple[str, str, tuple]) -> None:
+        """Input events (method, signature, arguments), sent in one write without waiting
+        for mutter's answer: mutter handles a connection's calls in order, and ``flush`` waits
+        for all of them. (Waiting on each one costs a round trip through mutter's main loop,
+        which a busy compositor delays by tens of milliseconds; one write per click instead
+        of three wakes the bus daemon once.)"""
         from jeepney.low_level import MessageFlag
-        msg = self._call_new(self._rd, method, signature, body)
-        msg.header.flags |= MessageFlag.no_reply_expected
-        self._conn.send(msg)
+        data = []
+        for method, signature, body in events:
+            msg = self._call_new(self._rd, method, signature, body)
+            msg.header.flags |= MessageFlag.no_reply_expected
+            data.append(msg.serialise(serial=next(self._conn.outgoing_serial)))
+        self._conn.sock.sendall(b"".join(data))
 
     def flush(self) -> None:
         """Until mutter has handled every event sent before (one round trip on the session,
@@ -422,19 +430,28 @@ class MutterSession:
         if reply.header.message_type is MessageType.error:
             raise DesktopError(f"mutter's remote-desktop session ended: {reply.body}")
 
+    def _motion(self, x: float, y: float) -> tuple[str, str, tuple]:
+        return "NotifyPointerMotionAbsolute", "sdd", (self.stream, float(x), float(y))
+
     def move(self, x: float, y: float) -> None:
         """Absolute pointer motion to (x, y) in stream pixels."""
-        self._send("NotifyPointerMotionAbsolute", "sdd", (self.stream, float(x), float(y)))
+        self._send(self._motion(x, y))
+
+    def click(self, x: float, y: float, button: str) -> None:
+        """Motion to (x, y), then ``button`` pressed and released, in one write."""
+        code = BUTTONS[button]
+        self._send(self._motion(x, y), ("NotifyPointerButton", "ib", (code, True)),
+                   ("NotifyPointerButton", "ib", (code, False)))
 
     def move_by(self, dx: float, dy: float) -> None:
         """Relative pointer motion (as a mouse sends it; no stream needed)."""
-        self._send("NotifyPointerMotionRelative", "dd", (float(dx), float(dy)))
+        self._send(("NotifyPointerMotionRelative", "dd", (float(dx), float(dy))))
 
     def button(self, button: str, pressed: bool) -> None:
-        self._send("NotifyPointerButton", "ib", (BUTTONS[button], pressed))
+        self._send(("NotifyPointerButton", "ib", (BUTTONS[button], pressed)))
 
     def keysym(self, keysym: int, pressed: bool) -> None:
-        self._send("NotifyKeyboardKeysym", "ub", (keysym, pressed))
+        self._send(("NotifyKeyboardKeysym", "ub", (keysym, pressed)))
 
     def close(self) -> None:
         frames, self.frames = self.frames, None
@@ -509,12 +526,9 @@ class PointerWatch:
         self.armed = False
         self._bare: AreaCast | None = None
         self._drawn: AreaCast | None = None
-        try:
+        with _closed_on_failure(self, "the fail-safe's casts"):
             self._bare = AreaCast(bus, box, origin)
             self._drawn = AreaCast(bus, box, origin, cursor=CURSOR_EMBEDDED)
-        except BaseException:
-            self.close()
-            raise
 
     def _seen_here(self) -> bool:
         return not np.array_equal(self._drawn.frames.latest(), self._bare.frames.latest())
@@ -588,9 +602,7 @@ class MutterPointer(BasePointer):
         self._at = (x, y)
 
     def _press_release(self, x: int, y: int, button: str) -> None:
-        self.session.move(x, y)
-        self.session.button(button, True)
-        self.session.button(button, False)
+        self.session.click(x, y, button)
         self._at = (x, y)
 
     def _flush(self) -> None:
@@ -630,6 +642,7 @@ class MonitorCapture:
         self._area: AreaCast | None = None
         self._still: np.ndarray | None = None   # the monitor (BGR) when the area cast began
         self._laid: tuple[int, np.ndarray] | None = None   # (area frame count, composite)
+        self.can_focus = True   # False once mutter refused an area cast
 
     @property
     def area(self) -> Rect | None:
@@ -646,11 +659,17 @@ class MonitorCapture:
             if want is None or (self._area is not None and self._area.rect == want):
                 return
         self._unfocus()
-        if rect is None or want == self.rect:
+        if rect is None or want == self.rect or not self.can_focus:
             return
         import cv2
         self._still = cv2.cvtColor(self._monitor().latest(), cv2.COLOR_BGRA2BGR)
-        self._area = AreaCast(self.session.bus, want, self.session.monitor_origin)
+        try:
+            self._area = AreaCast(self.session.bus, want, self.session.monitor_origin)
+        except DesktopError:
+            # A mutter without area casts (or one that refused this area): the monitor's
+            # cast goes on, only slower.
+            self._still, self.can_focus = None, False
+            return
         self.session.stop_frames()
 
     def _unfocus(self) -> None:
@@ -728,12 +747,12 @@ class MutterBackend:
     x11 = None
     lists_windows = False
     hover_grace = 0.5
-    drops_clicks = True
-    """The first click through a new session was now and then lost (1 in ~5 fresh runs, after
-    the devices' settle time too), with no trace on screen."""
     """Seconds a clicked cell may show the hover look before its result: the motion, the
     press and the new frame each pass through mutter's main loop, which a loaded machine
     delays (measured 60-400 ms from click to changed frame under load)."""
+    drops_clicks = True
+    """The first click through a new session was now and then lost (1 in ~5 fresh runs, after
+    the devices' settle time too), with no trace on screen."""
 
     def __init__(self, bus: Bus) -> None:
         self.bus = bus
