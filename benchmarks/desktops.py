@@ -78,7 +78,7 @@ def measure(kind: str, games: int) -> dict:
                     import numpy as np
                     if not np.array_equal(game.grab()[y0:y1, x0:x1], before):
                         break
-                    game._next_frame()   # a stream's next frame, or 1 ms (as live play waits)
+                    game.frames.wait_next()   # a stream's next frame, or 1 ms (as live play waits)
                 latencies.append(time.perf_counter() - t)
                 board = game.act([Move(Action.UNFLAG, cell)])
             won, played, times, turns = 0, 0, [], []
