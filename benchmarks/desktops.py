@@ -80,6 +80,7 @@ def measure(kind: str, games: int) -> dict:
                         break
                     game.frames.wait_next()   # a stream's next frame, or 1 ms (as live play waits)
                 latencies.append(time.perf_counter() - t)
+                game.observe()   # the flag, read: so the move below takes it off again
                 board = game.act([Move(Action.UNFLAG, cell)])
             won, played, times, turns = 0, 0, [], []
             load = [os.getloadavg()[0]]
