@@ -87,6 +87,19 @@ def evaluation_steps(nxt: Constraints, counts: Counts) -> int:
     return nxt.frontier_size + sum(cc.work for cc in counts.components) // 4
 
 
+def revealed_position(cons: Constraints, cell: Coord, value: int,
+                      cache: CountCache | None) -> tuple[Constraints, Counts] | None:
+    """The position after ``cell`` opens safe and shows ``value``, with its exact counts; None
+    when no layout shows that value there (both look-aheads try every value 0-8)."""
+    nxt = with_revealed(cons, cell, value)
+    if nxt is None:
+        return None
+    counts = count_position(nxt, cache)
+    if counts is None or counts.layouts == 0:
+        return None
+    return nxt, counts
+
+
 class _Budget:
     """Steps left for one guess's look-ahead."""
 
@@ -335,12 +348,10 @@ class Guesser:
         for value in range(n + 1):
             if (survive + (safe - seen)) * lift < floor - 1e-9 or (budget is not None and budget.spent):
                 return None
-            nxt = with_revealed(cons, cell, value)
-            if nxt is None:
+            found = revealed_position(cons, cell, value, self.cache)
+            if found is None:
                 continue
-            counts = count_position(nxt, self.cache)
-            if counts is None or counts.layouts == 0:
-                continue
+            nxt, counts = found
             if budget is not None:
                 budget.spend(evaluation_steps(nxt, counts))
             p_value = counts.layouts / layouts

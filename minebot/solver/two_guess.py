@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from ..board import neighbours
 from .backbone import any_certain_safe
-from .constraints import Constraints, with_revealed
-from .probability import Counts, count_position
-from .strategy import Guesser, _Budget, evaluation_steps, two_best_safeties
+from .constraints import Constraints
+from .probability import Counts
+from .strategy import Guesser, _Budget, evaluation_steps, revealed_position, two_best_safeties
 
 Coord = tuple[int, int]
 
@@ -68,12 +68,10 @@ def two_guess_survival(guesser: Guesser, cons: Constraints, cell: Coord, layouts
     for value in range(len(list(neighbours(*cons.shape, *cell))) + 1):
         if survive + (safe - seen) < floor - 1e-12:
             return None
-        nxt = with_revealed(cons, cell, value)
-        if nxt is None:
+        found = revealed_position(cons, cell, value, guesser.cache)
+        if found is None:
             continue
-        counts = count_position(nxt, guesser.cache)
-        if counts is None or counts.layouts == 0:
-            continue
+        nxt, counts = found
         budget.spend(evaluation_steps(nxt, counts))
         if budget.spent:
             raise OutOfSteps
