@@ -97,3 +97,15 @@ def test_win_probability_matches_a_naive_game_tree(seed, max_unknown, min_layout
         assert cell is not None and board.unknown[cell] and any(cell not in lay for lay in layouts)
         checked += 1
     assert zeros >= 3     # the cases did include guesses that open an area
+
+
+def test_row_groups_match_numpy_unique_over_rows():
+    """The base-9 grouping gives np.unique's own groups, in its order, for short and long rows."""
+    import numpy as np
+    from minebot.solver.endgame import row_groups
+    rng = np.random.default_rng(1)
+    for k in (1, 2, 5, 19, 20, 30):
+        values = rng.integers(0, 9, size=(200, k)).astype(np.int8)
+        values[100:] = values[:100] if k < 3 else values[100:]
+        want = np.unique(values, axis=0, return_inverse=True)[1].ravel()
+        assert (row_groups(values) == want).all()

@@ -103,6 +103,23 @@ def _component_solutions(cons: Constraints, comp, limit: int):
     return out
 
 
+_POWERS = 9 ** np.arange(18, -1, -1, dtype=np.int64)     # base-9 place values, most significant first
+
+
+def row_groups(values: np.ndarray) -> np.ndarray:
+    """For each row of ``values`` (numbers 0-8), the index of its distinct row in sorted order:
+    ``np.unique(values, axis=0, return_inverse=True)``'s inverse, the same groups in the same order.
+
+    Up to 19 columns a row is one base-9 integer (digits most significant first, so the integers
+    sort as the rows do) and one 1-D unique groups them; np.unique over rows is several times
+    slower, and the endgame search groups rows at most of its nodes."""
+    k = values.shape[1]
+    if k > len(_POWERS):
+        return np.unique(values, axis=0, return_inverse=True)[1].ravel()
+    keys = values.astype(np.int64) @ _POWERS[len(_POWERS) - k:]
+    return np.unique(keys, return_inverse=True)[1].ravel()
+
+
 class Endgame:
     """Best-win-probability search over an explicit list of layouts."""
 
@@ -162,8 +179,7 @@ class Endgame:
             cols = np.flatnonzero(hidden)[certain]
             nxt = hidden.copy()
             nxt[cols] = False
-            _, group = np.unique(sub[:, certain], axis=0, return_inverse=True)
-            group = group.ravel()
+            group = row_groups(sub[:, certain])
             value = 0.0
             for g in range(group.max() + 1):
                 members = idx[group == g]

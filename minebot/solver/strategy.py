@@ -87,6 +87,19 @@ def evaluation_steps(nxt: Constraints, counts: Counts) -> int:
     return nxt.frontier_size + sum(cc.work for cc in counts.components) // 4
 
 
+def revealed_position(cons: Constraints, cell: Coord, value: int,
+                      cache: CountCache | None) -> tuple[Constraints, Counts] | None:
+    """The position after ``cell`` opens safe and shows ``value``, with its exact counts; None
+    when no layout shows that value there (both look-aheads try every value 0-8)."""
+    nxt = with_revealed(cons, cell, value)
+    if nxt is None:
+        return None
+    counts = count_position(nxt, cache)
+    if counts is None or counts.layouts == 0:
+        return None
+    return nxt, counts
+
+
 class _Budget:
     """Steps left for one guess's look-ahead."""
 
@@ -109,7 +122,8 @@ class Guesser:
     def __init__(self, cache: CountCache, candidates: int = 4, margin: float = 0.06,
                  background_reps: int = 2, endgame_layouts: int = 200, endgame_budget: int = 2000,
                  step_budget: int = 1200, progress_weight: float = 0.0, second_weight: float = 0.0,
-                 fifty_weight: float = 0.0, pseudo_fifty: bool = False) -> None:
+                 fifty_weight: float = 0.0, pseudo_fifty: bool = False, close_margin: float = 0.0,
+                 close_candidates: int = 3, close_budget: int = 20000) -> None:
         if step_budget < 1:
             raise ValueError(f"step_budget must be at least 1, not {step_budget}")
         if progress_weight < 0 or not 0 <= second_weight <= 1:
@@ -128,6 +142,15 @@ class Guesser:
             raise ValueError(f"fifty_weight must be >= 0, not {fifty_weight}")
         self.fifty_weight = fifty_weight
         self.pseudo_fifty = pseudo_fifty     # guess a pseudo-50/50 before the look-ahead
+        # Close calls: when the best one-step scores are within close_margin, up to
+        # close_candidates of them are compared by the two-guess look-ahead (two_guess.py),
+        # within close_budget steps of its own. 0 (the default) leaves it out.
+        if close_margin < 0 or close_candidates < 2 or close_budget < 1:
+            raise ValueError(f"close_margin must be >= 0, close_candidates >= 2 and close_budget >= 1, "
+                             f"not {close_margin}, {close_candidates} and {close_budget}")
+        self.close_margin = close_margin
+        self.close_candidates = close_candidates
+        self.close_budget = close_budget
         self.step_budget = step_budget
         self.endgame_layouts = endgame_layouts
         self.endgame_budget = endgame_budget
@@ -138,23 +161,7 @@ class Guesser:
 
     def choose(self, cons: Constraints, counts: Counts) -> Choice:
         layouts = counts.layouts
-        safety: dict[Coord, float] = {}
-        for v, cell in enumerate(cons.cells):
-            safety[cell] = 1.0 - counts.mine_weight[v] / layouts
-        bg_safety = None
-        if counts.background_weight is not None and cons.background:
-            bg_safety = 1.0 - counts.background_weight / layouts
-        elif cons.background:
-            bg_safety = self.UNKNOWN_TOTAL_SAFETY
-        best = max(list(safety.values()) + ([bg_safety] if bg_safety is not None else []))
-        frontier = sorted((c for c in safety if safety[c] > 0), key=lambda c: -safety[c])
-        pool = [c for c in frontier if safety[c] >= best - self.margin][: self.candidates]
-        reps = []
-        if bg_safety is not None and (bg_safety >= best - self.margin or not frontier):
-            reps = self._background_reps(cons)
-            for cell in reps:
-                safety[cell] = bg_safety
-        pool += reps
+        pool, safety = self.candidate_pool(cons, counts)
         if not counts.mines_known or len(pool) == 1:
             cell = max(pool, key=lambda c: (safety[c], -self._covered_around(cons, c)))
             return Choice(cell, 1.0 - safety[cell], safety[cell], "safest cell")
@@ -189,9 +196,10 @@ class Guesser:
                 share = potential_fifty_fifty(cons, counts, cell, self.cache) / (safety[cell] * layouts)
                 fifty += self.fifty_weight * share
             lift = fifty * (1.0 + self.progress_weight)       # a score is at most safety x lift
-            if safety[cell] * lift < floor - 1e-9:
+            # Close calls need every score within close_margin of the best, not only the best.
+            if safety[cell] * lift < floor - self.close_margin - 1e-9:
                 continue
-            found = self._look_ahead(cons, cell, layouts, safety[cell], floor, budget, fifty)
+            found = self._look_ahead(cons, cell, layouts, safety[cell], floor - self.close_margin, budget, fifty)
             if found is None:
                 if budget.spent:
                     break
@@ -207,11 +215,48 @@ class Guesser:
             return Choice(cell, 1.0 - safety[cell], safety[cell], "safest cell (look-ahead step budget spent)")
         scored.sort(key=lambda t: (round(t[0], 12), round(t[1], 12), t[2]), reverse=True)
         score, progress, s, cell = scored[0]
+        if self.close_margin:
+            close = [(t[0], t[3]) for t in scored if t[0] >= score - self.close_margin][: self.close_candidates]
+            if len(close) >= 2:
+                from .two_guess import rescore_close_calls
+                found = rescore_close_calls(self, cons, close, safety, layouts, _Budget(self.close_budget))
+                if found is not None:
+                    cell, deeper = found
+                    s = safety[cell]
+                    return Choice(cell, 1.0 - s, deeper,
+                                  f"two-guess look-ahead over {len(close)} close calls: {s:.1%} safe now, "
+                                  f"{deeper:.1%} to survive this and the next guess")
         plain = not (self.progress_weight or self.second_weight or self.fifty_weight)   # a survival chance
         reason = (f"look-ahead: {s:.1%} safe now, "
                   + (f"{score:.1%} to survive the next move too, " if plain else f"score {score:.3f}, ")
                   + f"{progress:.0%} chance of a certain cell after it")
         return Choice(cell, 1.0 - s, score, reason)
+
+    def candidate_pool(self, cons: Constraints, counts: Counts) -> tuple[list[Coord], dict[Coord, float]]:
+        """The cells worth a look-ahead, and the safety of each frontier cell and of them.
+
+        The safest frontier cells within ``margin`` of the best safety (at most ``candidates``),
+        plus a few background cells when the background is that safe too (or nothing else is
+        left). Also what the two-guess look-ahead considers in the position after a guess, so
+        both depths choose among the same kind of cells."""
+        layouts = counts.layouts
+        safety: dict[Coord, float] = {}
+        for v, cell in enumerate(cons.cells):
+            safety[cell] = 1.0 - counts.mine_weight[v] / layouts
+        bg_safety = None
+        if counts.background_weight is not None and cons.background:
+            bg_safety = 1.0 - counts.background_weight / layouts
+        elif cons.background:
+            bg_safety = self.UNKNOWN_TOTAL_SAFETY
+        best = max(list(safety.values()) + ([bg_safety] if bg_safety is not None else []))
+        frontier = sorted((c for c in safety if safety[c] > 0), key=lambda c: -safety[c])
+        pool = [c for c in frontier if safety[c] >= best - self.margin][: self.candidates]
+        if bg_safety is not None and (bg_safety >= best - self.margin or not frontier):
+            reps = self._background_reps(cons)
+            for cell in reps:
+                safety[cell] = bg_safety
+            pool += reps
+        return pool, safety
 
     @staticmethod
     def _forced_fifty_fifty(cons: Constraints, counts: Counts) -> Coord | None:
@@ -303,12 +348,10 @@ class Guesser:
         for value in range(n + 1):
             if (survive + (safe - seen)) * lift < floor - 1e-9 or (budget is not None and budget.spent):
                 return None
-            nxt = with_revealed(cons, cell, value)
-            if nxt is None:
+            found = revealed_position(cons, cell, value, self.cache)
+            if found is None:
                 continue
-            counts = count_position(nxt, self.cache)
-            if counts is None or counts.layouts == 0:
-                continue
+            nxt, counts = found
             if budget is not None:
                 budget.spend(evaluation_steps(nxt, counts))
             p_value = counts.layouts / layouts
