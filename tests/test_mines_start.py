@@ -66,8 +66,10 @@ def test_a_board_that_stays_the_same_is_the_game():
 def test_the_chooser_counts_only_when_no_level_was_asked_for():
     wait_for_game(frames_of(CHOOSER), Reader().read, chooser=True, timeout=5, every=0.01)
     with pytest.raises(DesktopError) as failed:
-        wait_for_game(frames_of(CHOOSER), Reader().read, chooser=False, timeout=0.3, every=0.01)
+        wait_for_game(frames_of(CHOOSER), Reader().read, chooser=False, timeout=0.3, every=0.01,
+                      log=lambda: "Gtk-WARNING: something")
     message = str(failed.value)
+    assert message.endswith("the game's log: Gtk-WARNING: something")
     assert "no GNOME Mines board on the screen" in message and "chooser" in message
     assert np.array_equal(saved_frame(message), cv2.imread(str(CHOOSER)))
 

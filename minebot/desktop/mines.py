@@ -10,7 +10,9 @@ stopping its process group ends every process it started.
 
 from __future__ import annotations
 
+import os
 import shutil
+import sys
 import time
 from pathlib import Path
 from typing import Callable
@@ -178,7 +180,8 @@ class GnomeMines(PrivateGame):
                 raise DesktopError(f"gnome-mines exited at start (code {self.proc.returncode}); "
                                    f"log: {self.log_tail()}")
         wait_for_game(FrameSource(screen, screen.rect), Reader().read,
-                      chooser=self.level is None, timeout=self.timeout, alive=alive)
+                      chooser=self.level is None, timeout=self.timeout, alive=alive,
+                      log=self.log_tail)
         # Keys go on through this session; its screen cast would only cost mutter a repaint
         # of the whole monitor for every frame while the bot plays.
         self.remote.session.stop_frames()
@@ -253,15 +256,17 @@ class GnomeMines(PrivateGame):
 
 def wait_for_game(frames, read: Callable[[np.ndarray], object], *, chooser: bool,
                   timeout: float, alive: Callable[[], None] = lambda: None,
-                  every: float = 0.15) -> None:
+                  every: float = 0.15, log: Callable[[], str] = lambda: "") -> None:
     """Until two looks ``every`` seconds apart show the game (a board ``read`` reads, or with
     ``chooser`` the level chooser) on the same pixels: it is up and has stopped drawing.
 
     ``alive()`` raises when the game has exited. After ``timeout`` seconds a DesktopError
-    names the last frame, saved, and what the reader said of it.
+    names the last frame, saved, and what the reader said of it, and ends with ``log()``
+    (the tail of the game's own output).
     """
     from .readings import readings
-    deadline = time.monotonic() + timeout
+    started = time.monotonic()
+    deadline = started + timeout
 
     def before(n: int) -> bool:
         alive()
@@ -282,11 +287,16 @@ def wait_for_game(frames, read: Callable[[np.ndarray], object], *, chooser: bool
     for seen in readings(frames, careful, settle=False, before=before):
         found = shows_game(seen, chooser)
         if found and last is not None and np.array_equal(last, seen.frame):
+            if os.environ.get("MINEBOT_DEBUG"):
+                print(f"minebot: GNOME Mines showed after {time.monotonic() - started:.2f} s",
+                      file=sys.stderr)
             return
         last = seen.frame if found else None
         if time.monotonic() > deadline:
+            tail = log()
             raise DesktopError(f"no GNOME Mines board on the screen within {timeout:g} s: "
-                               f"{start_failure(seen, found)}")
+                               f"{start_failure(seen, found)}"
+                               + (f"; the game's log: {tail}" if tail else ""))
 
 
 def shows_game(seen, chooser: bool) -> bool:
