@@ -9,6 +9,7 @@ as a PNG that holds exactly that frame, and says what the reader made of it.
 from __future__ import annotations
 
 import re
+import tempfile
 import typing
 from pathlib import Path
 
@@ -26,6 +27,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "gnome-mines"
 CHOOSER = FIXTURES / "screens" / "classic-810x656-chooser.png"
 FRESH = FIXTURES / "bgcolors-16x16-810x656-fresh.png"
 MID = FIXTURES / "bgcolors-16x16-810x656-mid.png"
+XDEMINEUR = FIXTURES.parent / "xdemineur" / "xdemineur-12x10-15-fresh.png"
 
 
 class Pictures:
@@ -85,6 +87,31 @@ def test_a_screen_that_never_settles_names_its_last_frame():
     assert "still changing" in message
     last = pictures.frames[pictures.grabs - 1]
     assert np.array_equal(saved_frame(message), last)
+
+
+def on_screen_of(path: Path, like: Path) -> Path:
+    """``path``'s picture in the top-left corner of a screen the size of ``like``'s, saved."""
+    screen = np.full_like(cv2.imread(str(like)), 90)
+    shot = cv2.imread(str(path))
+    screen[:shot.shape[0], :shot.shape[1]] = shot
+    out = Path(tempfile.mkdtemp(prefix="minebot-test-")) / path.name
+    cv2.imwrite(str(out), screen)
+    return out
+
+
+def test_a_look_read_as_another_game_does_not_hide_the_board():
+    """The flaky start on native Wayland: an early look read as another game (here a real
+    xdemineur screenshot) made a generic reader keep to that game, and the GNOME Mines board
+    that then showed was "no board" until the timeout. The game's own reader finds it."""
+    other = on_screen_of(XDEMINEUR, FRESH)
+    assert Reader().read(cv2.imread(str(other))).game == "xdemineur"
+    with pytest.raises(DesktopError, match="no GNOME Mines board on the screen"):
+        wait_for_game(frames_of(other, FRESH), Reader().read, chooser=False, timeout=1,
+                      every=0.01)
+    frames = frames_of(other, FRESH)
+    wait_for_game(frames, Reader(game=GnomeMines.profile).read, chooser=False, timeout=5,
+                  every=0.01)
+    assert frames.capture.grabs == 3
 
 
 def test_a_game_that_exits_stops_the_wait_at_once():
