@@ -30,6 +30,12 @@ MID = FIXTURES / "bgcolors-16x16-810x656-mid.png"
 XDEMINEUR = FIXTURES.parent / "xdemineur" / "xdemineur-12x10-15-fresh.png"
 
 
+@pytest.fixture(autouse=True)
+def private_temp(tmp_path, monkeypatch):
+    """Frames saved on a failed start go to the temporary folder: this test's own."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+
+
 class Pictures:
     """A capture whose frames are the given screenshots, one per grab, the last one kept."""
 
