@@ -67,3 +67,49 @@ def test_calibrate_live_then_read(mines, tmp_path, monkeypatch):
     assert asked, "calibration asked nothing"
     reading = Reader(str(tmp_path / "live-set")).read(screen.grab())
     assert reading.board.rows_text() == truth
+
+
+def test_calibrate_live_on_gnome_wayland(tmp_path, monkeypatch):
+    """On GNOME on Wayland (headless mutter, the game a native client) the root window is no
+    game: ``calibrate --live`` grabs the screen through mutter's screen cast, like play."""
+    from minebot.cli import main
+    from minebot.desktop.frames import FrameSource
+    from minebot.desktop.mines import GnomeMines
+    from minebot.desktop.mutter import MutterBackend
+    from minebot.desktop.session import available, open_desktop
+    from minebot.vision import Reader
+
+    if not available("gnome-wayland"):
+        pytest.fail("gnome-wayland is not installed: bash .ci/setup installs it")
+
+    def screen_now(desktop):
+        with MutterBackend(desktop.bus) as backend, \
+                FrameSource(backend.screen(), backend.screen_rect) as frames:
+            return frames.settled(timeout=3.0)
+
+    with open_desktop("gnome-wayland") as desktop, \
+            GnomeMines(desktop, theme="classic", window=(810, 656), level="beginner") as game:
+        session = game.remote.session
+        x0, y0, x1, y1 = Reader("gnome-mines-classic").read(screen_now(desktop)).cell_rects[4, 4]
+        session.move((x0 + x1) // 2, (y0 + y1) // 2)
+        session.button("left", True)
+        session.button("left", False)
+        session.move(5, session.rect.height - 5)   # off the board: no hover look
+        session.flush()
+        time.sleep(1.0)
+        truth = Reader("gnome-mines-classic").read(screen_now(desktop)).board.rows_text()
+        assert any(ch != "-" for row in truth for ch in row), "the click opened nothing"
+
+        for var, value in desktop.env().items():
+            monkeypatch.setenv(var, value)
+        monkeypatch.delenv("DISPLAY", raising=False)
+
+        def answer(prompt: str) -> str:
+            m = re.search(r"row (\d+) col (\d+)", prompt)
+            return truth[int(m.group(1))][int(m.group(2))]
+
+        monkeypatch.setattr("builtins.input", answer)
+        assert main(["calibrate", "wayland-set", "--live", "--ask-all", "--out",
+                     str(tmp_path)]) == 0
+        reading = Reader(str(tmp_path / "wayland-set")).read(screen_now(desktop))
+        assert reading.board.rows_text() == truth

@@ -29,7 +29,6 @@ import json
 import random
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path

@@ -9,7 +9,7 @@ how to go from nothing to 'minebot read' on a new theme or clone:
   1. Show a game with as many different cells as you can: covered, several numbers, a flag,
      a question mark; after a loss also mines, the exploded mine and a wrong flag.
   2. Run one of:
-       minebot calibrate my-theme --live                 (grabs the screen; needs DISPLAY)
+       minebot calibrate my-theme --live                 (grabs the screen: X11, GNOME on Wayland)
        minebot calibrate my-theme --screenshot shot.png  (an unlabelled screenshot)
        minebot calibrate my-theme --example shot.png shot.board [--example ...]
      --example takes screenshots whose true board you wrote in the board text format
@@ -39,7 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--screenshot", action="append", metavar="IMAGE", default=[],
                    help="an unlabelled screenshot to label interactively (repeatable)")
     p.add_argument("--live", action="store_true",
-                   help="grab the screen (DISPLAY) and label its cells interactively")
+                   help="grab the screen (X11 root window, or GNOME on Wayland's screen cast) and "
+                        "label its cells interactively")
     p.add_argument("--base", action="append", metavar="SET", default=[],
                    help="start from this existing set's templates and use it to pre-label "
                         "(repeatable; default: every installed set pre-labels, none is copied)")
@@ -125,8 +126,7 @@ def run(args: argparse.Namespace) -> int:
 
     frames = [(s, load_image(s)) for s in args.screenshot]
     if args.live:
-        from ..desktop.capture import capture
-        frames.append(("<screen>", capture()))
+        frames.append(("<screen>", _screen_frame()))
     if frames:
         from ..vision.interactive import label_frames
         review = out / f"{args.name}-review"
@@ -159,6 +159,17 @@ def run(args: argparse.Namespace) -> int:
         if image != "<screen>":
             _verify(image, folder, progress)
     return 0
+
+
+def _screen_frame():
+    """The whole screen now, through the desktop's own backend and the one frame source: the
+    root window on X11, mutter's screen cast on GNOME on Wayland; under XWayland, whose root
+    reads black, a clear refusal rather than a black frame to label."""
+    from ..desktop.backend import open_backend
+    from ..desktop.frames import FrameSource
+    with open_backend() as backend, \
+            FrameSource(backend.screen(), backend.screen_rect) as screen:
+        return screen.grab()
 
 
 def _verify(image: str, folder, progress) -> None:

@@ -4,12 +4,12 @@ Nothing here touches X at import time (python-xlib and mss are imported when use
 package imports with no display at all.
 """
 
-from .capture import Screen, capture
+from .capture import Screen
 from .mines import MIN_WINDOW, THEMES, GnomeMines, custom_mines_roundtrip
 from .window import MINES_CLASS, MINES_TITLE, X11, Rect, WindowInfo
 from .xvfb import DesktopError, Xvfb, stop_process_group
 
-__all__ = ["Screen", "capture", "GnomeMines", "MIN_WINDOW", "THEMES", "custom_mines_roundtrip",
+__all__ = ["Screen", "GnomeMines", "MIN_WINDOW", "THEMES", "custom_mines_roundtrip",
            "X11", "Rect", "WindowInfo", "MINES_TITLE", "MINES_CLASS", "DesktopError", "Xvfb",
            "stop_process_group", "find_window", "focus", "geometry"]
 

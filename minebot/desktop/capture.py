@@ -68,12 +68,6 @@ class Screen:
         self.close()
 
 
-def capture(region: Rect | None = None, display: str | None = None) -> np.ndarray:
-    """One-shot capture of the screen (opens and closes a connection; use ``Screen`` in loops)."""
-    with Screen(display) as screen:
-        return screen.grab(region)
-
-
 def _inside(region: Rect, window: Rect) -> None:
     """``region`` must lie inside the window: a frame is never padded or guessed."""
     if region.intersect(window) != region:

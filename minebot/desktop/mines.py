@@ -10,16 +10,20 @@ stopping its process group ends every process it started.
 
 from __future__ import annotations
 
+import os
 import shutil
+import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
 from ..board import GameState
+from ..errors import MinebotError, NoGameError
 from .fonts import fontconfig_file
 from .private_game import PrivateGame, check_choice, check_custom
-from .session import NO_SERVICES_BUS
+from .session import NO_SERVICES_BUS, Desktop
 from .window import X11, WindowInfo
 from .xvfb import DesktopError, Xvfb
 
@@ -158,32 +162,30 @@ class GnomeMines(PrivateGame):
 
     def start_unlisted(self) -> None:
         """Native Wayland: until the game's board (or its level chooser) is on the screen cast
-        and has stopped changing."""
+        and has stopped changing.
+
+        The looks go through the one frame source and read loop (``desktop.readings``). On
+        the timeout the last frame is saved (the game's home goes with the game, so to the
+        temporary folder) and the message names it with what the reader said of it: a start
+        that fails only now and then is understood from that picture.
+        """
         from ..vision import Reader
-        from ..vision.reader import NoBoardError
+        from .frames import FrameSource
         from .mutter import MutterBackend
         self.remote = MutterBackend(self.xvfb.bus)
-        reader, screen = Reader(), self.remote.screen()
-        deadline = time.monotonic() + self.timeout
-        last = None
-        while True:
+        screen = self.remote.screen()
+
+        def alive() -> None:
             if self.proc.poll() is not None:
                 raise DesktopError(f"gnome-mines exited at start (code {self.proc.returncode}); "
                                    f"log: {self.log_tail()}")
-            frame = screen.grab()
-            try:
-                reader.read(frame)
-                found = True
-            except NoBoardError as exc:
-                found = exc.state is GameState.CHOOSER and self.level is None
-            except Exception:
-                found = False
-            if found and last is not None and np.array_equal(last, frame):
-                break
-            last = frame if found else None
-            if time.monotonic() > deadline:
-                raise DesktopError(f"no GNOME Mines board on the screen within {self.timeout:.0f} s")
-            time.sleep(0.15)
+        # A reader of GNOME Mines only: a generic one keeps to the first game it reads, and a
+        # frame of the window still being drawn was now and then read as another game (a
+        # lattice of cells is all xdemineur's locator needs); every later frame of the real
+        # board then read as "no board" until the timeout (seen once in 16 runs at load ~6).
+        wait_for_game(FrameSource(screen, screen.rect), Reader(game=self.profile).read,
+                      chooser=self.level is None, timeout=self.timeout, alive=alive,
+                      log=self.log_tail)
         # Keys go on through this session; its screen cast would only cost mutter a repaint
         # of the whole monitor for every frame while the bot plays.
         self.remote.session.stop_frames()
@@ -230,22 +232,101 @@ class GnomeMines(PrivateGame):
         return self.refresh()
 
     def wait_settled(self, timeout: float = 5.0, quiet: float = 0.15) -> None:
-        """Wait until the window's pixels stop changing (drawing done) for ``quiet`` seconds."""
-        from .capture import WindowCapture   # the window's own pixels (XWayland's root is black)
+        """Wait until the window's pixels stop changing (drawing done) for ``quiet`` seconds.
+
+        Through the one frame source over the window's own pixels (XWayland's root is black),
+        following the window every look: this runs right after a move or a resize.
+        """
+        from .capture import WindowCapture
+        from .frames import FrameSource, same_area
         deadline = time.monotonic() + timeout
-        with WindowCapture(self.display, self.refresh()) as capture:
+        info = self.refresh()
+        with FrameSource(WindowCapture(self.display, info), info.rect) as frames:
             last = None
             still_since = time.monotonic()
             while time.monotonic() < deadline:
-                capture.follow(self.refresh())
-                frame = capture.grab(capture.window.rect)
+                info = self.refresh()
+                frames.follow(info.rect, info)
+                frame = frames.grab()
                 # Leave the clock out of the comparison: compare only the left 60 % (the board).
-                key = frame[:, : frame.shape[1] * 3 // 5].tobytes()
-                if key != last:
-                    last, still_since = key, time.monotonic()
+                board = (0, 0, frame.shape[1] * 3 // 5, frame.shape[0])
+                if last is None or not same_area(frame, last, board):
+                    still_since = time.monotonic()
                 elif time.monotonic() - still_since >= quiet:
                     return
+                last = frame
                 time.sleep(0.02)
+
+
+def wait_for_game(frames, read: Callable[[np.ndarray], object], *, chooser: bool,
+                  timeout: float, alive: Callable[[], None] = lambda: None,
+                  every: float = 0.15, log: Callable[[], str] = lambda: "") -> None:
+    """Until two looks ``every`` seconds apart show the game (a board ``read`` reads, or with
+    ``chooser`` the level chooser) on the same pixels: it is up and has stopped drawing.
+
+    ``alive()`` raises when the game has exited. After ``timeout`` seconds a DesktopError
+    names the last frame, saved, and what the reader said of it, and ends with ``log()``
+    (the tail of the game's own output).
+    """
+    from .readings import readings
+    started = time.monotonic()
+    deadline = started + timeout
+
+    def before(n: int) -> bool:
+        alive()
+        if n:
+            time.sleep(every)
+        return True
+
+    def careful(frame: np.ndarray):
+        # a frame caught mid-draw at start may trip the reader anywhere: not shown yet
+        try:
+            return read(frame)
+        except MinebotError:
+            raise
+        except Exception as exc:
+            raise NoGameError(f"unreadable ({type(exc).__name__}: {exc})") from None
+
+    last = None
+    for seen in readings(frames, careful, settle=False, before=before):
+        found = shows_game(seen, chooser)
+        if found and last is not None and np.array_equal(last, seen.frame):
+            if os.environ.get("MINEBOT_DEBUG"):
+                print(f"minebot: GNOME Mines showed after {time.monotonic() - started:.2f} s",
+                      file=sys.stderr)
+            return
+        last = seen.frame if found else None
+        if time.monotonic() > deadline:
+            tail = log()
+            raise DesktopError(f"no GNOME Mines board on the screen within {timeout:g} s: "
+                               f"{start_failure(seen, found)}"
+                               + (f"; the game's log: {tail}" if tail else ""))
+
+
+def shows_game(seen, chooser: bool) -> bool:
+    """Whether one look at the screen shows the started game: a board read, or (``chooser``:
+    no level was asked for) the level chooser."""
+    from ..vision.reader import NoBoardError
+    if seen.reading is not None:
+        return True
+    return chooser and isinstance(seen.error, NoBoardError) and seen.error.state is GameState.CHOOSER
+
+
+def start_failure(seen, found: bool) -> str:
+    """What the last look at a game that never showed was: its frame saved (named), and what
+    the reader said of it."""
+    import tempfile
+    from ..game.saved_frames import save_frame
+    if seen.frame is None:
+        return f"no frame could be grabbed ({seen.error})"
+    path = save_frame(seen.frame, Path(tempfile.mkdtemp(prefix="minebot-gnome-mines-start-")),
+                      "no-board-at-start")
+    if found:
+        said = ("a board, but the screen was still changing" if seen.reading is not None
+                else "the level chooser, but the screen was still changing")
+    else:
+        said = str(seen.error) if seen.error is not None else "nothing"
+    return f"the last frame ({path}) read as: {said}"
 
 
 KEY_ALIASES = {"ctrl": "Control_L", "alt": "Alt_L", "shift": "Shift_L", "esc": "Escape",

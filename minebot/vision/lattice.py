@@ -194,7 +194,6 @@ def _continues(dx: np.ndarray, dy: np.ndarray, xs: np.ndarray, ys: np.ndarray,
     over it.
     """
     top, left, rows, cols = found
-    h, w = dy.shape[0] + 1, dx.shape[1] + 1
     pitch = int(xs[1] - xs[0])
     x_a, x_b = int(xs[left]) + 1, int(xs[left + cols]) + 1
     y_a, y_b = int(ys[top]) + 1, int(ys[top + rows]) + 1

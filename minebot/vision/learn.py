@@ -12,7 +12,6 @@ turns it off.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import cv2
 import numpy as np
