@@ -217,8 +217,9 @@ class PeerRuns:
         """Wait for chunk ``folder`` and write its summary (nothing to do if it was finished)."""
         if folder not in self.running:
             return
-        proc, command, seed = self.running.pop(folder)
+        proc, command, seed = self.running[folder]
         code = proc.wait()
+        del self.running[folder]         # only now: a run stopped while waiting is ended by close()
         if code != 0:
             if code < 0 or code == 130:     # Ctrl-C reached node too, or it was stopped
                 raise KeyboardInterrupt
