@@ -92,6 +92,8 @@ def test_calibrate_live_on_gnome_wayland(tmp_path, monkeypatch):
         session = game.remote.session
         x0, y0, x1, y1 = Reader("gnome-mines-classic").read(screen_now(desktop)).cell_rects[4, 4]
         session.move((x0 + x1) // 2, (y0 + y1) // 2)
+        session.flush()
+        time.sleep(0.1)   # the pointer's first entry into the window: let the game see it first
         session.button("left", True)
         session.button("left", False)
         session.move(5, session.rect.height - 5)   # off the board: no hover look

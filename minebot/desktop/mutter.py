@@ -565,7 +565,10 @@ class MutterPointer(BasePointer):
     calls in order). No gap is left between the motion and the press: of 1440 right-clicks
     sent at once after their motion, and 1 ms and 5 ms after it, none was lost (mutter 43,
     GNOME Mines 40.1); a click that is lost all the same is planned again (the backend's
-    ``drops_clicks``).
+    ``drops_clicks``). That holds for a pointer already over the window: a press sent right
+    after the motion that first brings the pointer into the window was lost every time
+    (``tests/test_calibrate_live.py`` needs a 0.1 s pause there). Live play never clicks so:
+    every read parks the pointer inside the window, off the board, first.
 
     With ``fail_safe`` (the default) a ``PointerWatch`` stands in for pyautogui's fail-safe:
     before each batch of clicks (and each parking move) the pointer must still be where
