@@ -101,6 +101,31 @@ def test_the_ring_tells_a_moved_board_from_moves_on_it():
     assert frames.await_change(before, BOARD, 0.05)
 
 
+def test_the_ring_check_sees_each_side_and_grabs_only_the_ring():
+    """One changed pixel in the ring, on any side, is seen; the check before a click grabs
+    the ring's strips, never the whole board (it runs before every click on Wayland)."""
+    from minebot.desktop.watch import RING_GAP
+    base = screen()
+    left, top, right, bottom = BOARD
+    d = RING_GAP + 1   # inside the 3-pixel ring
+    for x, y in ((left + 5, top - d), (left + 5, bottom + d - 1), (left - d, top + 5),
+                 (right + d - 1, top + 5)):
+        regions = []
+
+        class Recording(Scripted):
+            def grab(self, region):
+                regions.append(region)
+                return super().grab(region)
+        frames = FrameSource(Recording([base]), REGION)
+        before = frames.grab()
+        regions.clear()
+        assert frames.ring_same(before, BOARD)
+        board_area = (right - left) * (bottom - top)
+        assert regions and all(r.width * r.height < board_area for r in regions), regions
+        frames.capture.screens = [changed(base, (x, y, x + 1, y + 1), 0)]
+        assert not frames.ring_same(before, BOARD), (x, y)
+
+
 def test_close_is_idempotent():
     capture = Scripted([screen()])
     with FrameSource(capture, REGION) as frames:

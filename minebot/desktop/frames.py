@@ -22,7 +22,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from .watch import ring_box, ring_unchanged
+from .watch import ring_box, ring_strips, ring_unchanged
 from .window import Rect, WindowInfo
 
 Box = tuple[int, int, int, int]
@@ -130,11 +130,15 @@ class FrameSource:
 
     def ring_same(self, before: np.ndarray, px: Box, inside: bool = False) -> bool:
         """Whether the ring of pixels around the board ``px`` (and with ``inside`` the board
-        too) looks now as in ``before``: ``ring_unchanged`` against a fresh grab of just
-        the board and its ring."""
-        x0, y0, x1, y1 = box = ring_box(px, before.shape)
-        inner = (px[0] - x0, px[1] - y0, px[2] - x0, px[3] - y0)
-        return ring_unchanged(before[y0:y1, x0:x1], self.grab_box(box), inner, inside=inside)
+        too) looks now as in ``before``. Only what is compared is grabbed: the four strips of
+        the ring (``ring_strips``; this runs before every click where there is no window to
+        ask), or with ``inside`` the board and its ring."""
+        if inside:
+            x0, y0, x1, y1 = box = ring_box(px, before.shape)
+            inner = (px[0] - x0, px[1] - y0, px[2] - x0, px[3] - y0)
+            return ring_unchanged(before[y0:y1, x0:x1], self.grab_box(box), inner, inside=True)
+        return all(np.array_equal(before[y0:y1, x0:x1], self.grab_box((x0, y0, x1, y1)))
+                   for x0, y0, x1, y1 in ring_strips(px, before.shape))
 
     def await_change(self, before: np.ndarray, px: Box, timeout: float) -> bool:
         """Whether the board ``px`` (and the ring around it) stops looking as in ``before``

@@ -35,13 +35,22 @@ def ring_unchanged(before: np.ndarray, now: np.ndarray, px: tuple[int, int, int,
     edge, changes that ring."""
     if before.shape != now.shape:
         return False
-    left, top, right, bottom = px
-    x0, y0, x1, y1 = ring_box(px, before.shape, width)
     if inside:
+        x0, y0, x1, y1 = ring_box(px, before.shape, width)
         return bool(np.array_equal(before[y0:y1, x0:x1], now[y0:y1, x0:x1]))
-    # four strips: above, below, left of and right of the board (with its gap)
+    return all(np.array_equal(before[y0:y1, x0:x1], now[y0:y1, x0:x1])
+               for x0, y0, x1, y1 in ring_strips(px, before.shape, width))
+
+
+def ring_strips(px: tuple[int, int, int, int], shape: tuple[int, ...],
+                width: int = 3) -> list[tuple[int, int, int, int]]:
+    """The four strips of the ring around the board ``px`` (above, below, left and right of
+    it, ``RING_GAP`` away), clipped to a frame of ``shape``, as (left, top, right, bottom);
+    empty strips (the board at the frame's edge) left out. Grabbing just these before each
+    click costs a fraction of grabbing the whole board."""
+    left, top, right, bottom = px
+    x0, y0, x1, y1 = ring_box(px, shape, width)
     gl, gt = max(left - RING_GAP, x0), max(top - RING_GAP, y0)
     gr, gb = min(right + RING_GAP, x1), min(bottom + RING_GAP, y1)
-    strips = ((slice(y0, gt), slice(x0, x1)), (slice(gb, y1), slice(x0, x1)),
-              (slice(gt, gb), slice(x0, gl)), (slice(gt, gb), slice(gr, x1)))
-    return all(np.array_equal(before[rows, cols], now[rows, cols]) for rows, cols in strips)
+    strips = ((x0, y0, x1, gt), (x0, gb, x1, y1), (x0, gt, gl, gb), (gr, gt, x1, gb))
+    return [b for b in strips if b[2] > b[0] and b[3] > b[1]]
