@@ -209,3 +209,37 @@ def test_pseudo_fifty_fifty_is_a_cell_that_is_a_mine_only_inside_such_a_pair():
     board = Board.parse('{"mines": 1}\n11-\n---\n')      # the cells beyond the end will tell them apart
     cons = build_constraints(board, 1)
     assert pseudo_fifty_fifty(cons, count_position(cons)) is None
+
+
+def test_edge_background_cells_are_two_steps_out_from_a_number():
+    """The extra background candidates: every background cell two cells straight out from a
+    number that touches unknown cells (so it touches the frontier), found here by walking the
+    board; at most ``edge_background`` of them, and none without the option."""
+    from minebot.board import neighbours
+    from minebot.solver.constraints import build_constraints
+    from minebot.solver.probability import CountCache, count_position
+    from minebot.solver.strategy import Guesser
+    board = Board.parse('{"mines": 12}\n0001------\n0001------\n1112------\n----------\n'
+                        '----------\n----------\n----------\n')
+    cons = build_constraints(board, board.mines)
+    rows, cols = board.shape
+    frontier = set(cons.index)
+    want = set()
+    for r in range(rows):
+        for c in range(cols):
+            if board.unknown[r, c] or not any(board.unknown[x] for x in neighbours(rows, cols, r, c)):
+                continue
+            for dr, dc in ((2, 0), (-2, 0), (0, 2), (0, -2)):
+                x = (r + dr, c + dc)
+                if 0 <= x[0] < rows and 0 <= x[1] < cols and board.unknown[x] and x not in frontier:
+                    want.add(x)
+    assert want and all(any(y in frontier for y in neighbours(rows, cols, *x)) for x in want)
+    counts = count_position(cons)
+    assert set(Guesser(CountCache(), edge_background=100)._edge_background(cons)) == want
+    assert len(Guesser(CountCache(), edge_background=2)._edge_background(cons)) == 2
+    assert Guesser(CountCache(), edge_background=0)._edge_background(cons) == []
+    pool, _ = Guesser(CountCache(), edge_background=100, margin=1.0).candidate_pool(cons, counts)
+    assert want <= set(pool)
+    import pytest
+    with pytest.raises(ValueError):
+        Solver(edge_background=-1)

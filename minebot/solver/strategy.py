@@ -123,7 +123,7 @@ class Guesser:
                  background_reps: int = 2, endgame_layouts: int = 200, endgame_budget: int = 2000,
                  step_budget: int = 1200, progress_weight: float = 0.0, second_weight: float = 0.0,
                  fifty_weight: float = 0.0, pseudo_fifty: bool = False, close_margin: float = 0.0,
-                 close_candidates: int = 3, close_budget: int = 20000) -> None:
+                 close_candidates: int = 3, close_budget: int = 20000, edge_background: int = 0) -> None:
         if step_budget < 1:
             raise ValueError(f"step_budget must be at least 1, not {step_budget}")
         if progress_weight < 0 or not 0 <= second_weight <= 1:
@@ -158,6 +158,14 @@ class Guesser:
         self.candidates = candidates
         self.margin = margin
         self.background_reps = background_reps
+        # Background cells two steps from a number, next to the frontier: the number they show
+        # also counts frontier cells, so they can resolve the frontier where a far corner only
+        # hopes for a 0 (the peer looks at such cells; issue #14's hybrid runs found its
+        # off-frontier guesses better than minebot's). Up to this many are looked at besides
+        # the representatives; 0 (the default) leaves them out.
+        if edge_background < 0:
+            raise ValueError(f"edge_background must be >= 0, not {edge_background}")
+        self.edge_background = edge_background
 
     def choose(self, cons: Constraints, counts: Counts) -> Choice:
         layouts = counts.layouts
@@ -253,6 +261,7 @@ class Guesser:
         pool = [c for c in frontier if safety[c] >= best - self.margin][: self.candidates]
         if bg_safety is not None and (bg_safety >= best - self.margin or not frontier):
             reps = self._background_reps(cons)
+            reps += [c for c in self._edge_background(cons) if c not in reps]
             for cell in reps:
                 safety[cell] = bg_safety
             pool += reps
@@ -331,6 +340,24 @@ class Guesser:
             if len(reps) >= self.background_reps:
                 break
         return reps
+
+    def _edge_background(self, cons: Constraints) -> list[Coord]:
+        """Up to ``edge_background`` background cells two cells straight out from a number with
+        unknown neighbours (so each touches frontier cells): fewest unknown neighbours first (an
+        edge cell's number speaks about fewer cells), then most frontier neighbours."""
+        if not self.edge_background:
+            return []
+        background = set(cons.background)
+        frontier = set(cons.index)
+        witnesses = {w for cell in cons.cells for w in _neighbours(cons.shape, cell)} - frontier - background
+        found = {(r + dr, c + dc) for r, c in witnesses for dr, dc in ((2, 0), (-2, 0), (0, 2), (0, -2))}
+        found &= background
+
+        def key(cell: Coord):
+            nb = _neighbours(cons.shape, cell)
+            return (sum(1 for x in nb if x in background or x in frontier), -sum(1 for x in nb if x in frontier), cell)
+
+        return sorted(found, key=key)[: self.edge_background]
 
     def _look_ahead(self, cons: Constraints, cell: Coord, layouts: int, safe: float = 1.0,
                     floor: float = -1.0, budget: "_Budget | None" = None,
