@@ -191,9 +191,10 @@ def to_replay(default_row: dict, category: str) -> bool:
 
 def category_figures(category: str, chunks: list[tuple[dict[int, dict], dict[int, dict], str]]) -> dict:
     """One category over its chunks: (default rows, hybrid rows, peer's won string) each. Hybrid
-    against the default and against the peer, game by game, and the guesses in the category on
-    the default's games: how many, how many the peer chose differently, and the mean safety
-    (minebot's exact counts) of the peer's cell minus minebot's where they differ."""
+    against the default and against the peer, game by game, on the games finished (a game still
+    to be replayed is left out), and the guesses in the category in all the default's games: how
+    many, how many the peer chose differently, and the mean safety (minebot's exact counts) of
+    the peer's cell minus minebot's where they differ."""
     vs_default, vs_peer = [], []
     guesses = differ = 0
     gained = 0.0
@@ -203,10 +204,10 @@ def category_figures(category: str, chunks: list[tuple[dict[int, dict], dict[int
             replay = to_replay(row, category)
             if replay and i not in hybrid:
                 missing += 1
-                continue
-            won = hybrid[i]["won"] if replay else row["won"]
-            vs_default.append((i, row["won"], won))
-            vs_peer.append((i, peer_won[i - 1] == "1", won))
+            else:
+                won = hybrid[i]["won"] if replay else row["won"]
+                vs_default.append((i, row["won"], won))
+                vs_peer.append((i, peer_won[i - 1] == "1", won))
             for g in row["guesses"]:
                 if category in g["categories"]:
                     guesses += 1
@@ -246,15 +247,30 @@ def _progress(text: str) -> None:
 
 def run_chunk(oracle: PeerOracle, setting: str, seed: int, games: int, cats: list[str], folder: Path,
               options: dict, replay_all: bool, peer: Path, deadline: float | None) -> tuple:
-    """The default pass and every category's replays of one chunk; returns its rows per category."""
+    """The default pass and every category's replays of one chunk: (default rows, hybrid rows per
+    category, the peer's won string, and the Ctrl-C or SIGTERM that stopped it, or None)."""
     from peer_compare import SETTINGS
     layouts, peer_won = chunk_boards(setting, seed, games, peer, folder)
     rules = SETTINGS[setting].rules
     where = folder / f"{setting}-seed{seed}-n1000"
     default_path = where / "default.jsonl"
     default = read_rows(default_path)
+    hybrid_rows: dict[str, dict[int, dict]] = {cat: read_rows(where / f"hybrid-{cat.replace(':', '_')}.jsonl")
+                                               for cat in cats}
+    try:
+        _play_chunk(oracle, setting, seed, layouts, rules, cats, where, default, hybrid_rows, options,
+                    replay_all, deadline)
+    except KeyboardInterrupt as exc:     # what is finished still counts: the caller reports it and stops
+        return default, hybrid_rows, peer_won, exc
+    return default, hybrid_rows, peer_won, None
+
+
+def _play_chunk(oracle: PeerOracle, setting: str, seed: int, layouts: list, rules: str, cats: list[str],
+                where: Path, default: dict[int, dict], hybrid_rows: dict[str, dict[int, dict]], options: dict,
+                replay_all: bool, deadline: float | None) -> None:
+    """The games of one chunk not played yet: the default pass, then each category's replays."""
     solver = HybridSolver(oracle, None, **options)
-    with open(default_path, "a", encoding="utf-8") as out:
+    with open(where / "default.jsonl", "a", encoding="utf-8") as out:
         for i, layout in enumerate(layouts, start=1):
             if i in default:
                 continue
@@ -264,10 +280,9 @@ def run_chunk(oracle: PeerOracle, setting: str, seed: int, games: int, cats: lis
             out.write(json.dumps(default[i]) + "\n")
             out.flush()
             _progress(f"{setting} seed {seed}: default {i}/{len(layouts)}")
-    hybrid_rows = {}
     for cat in cats:
         path = where / f"hybrid-{cat.replace(':', '_')}.jsonl"
-        done = read_rows(path)
+        done = hybrid_rows[cat]
         solver = HybridSolver(oracle, cat, **options)
         with open(path, "a", encoding="utf-8") as out:
             for i, layout in enumerate(layouts, start=1):
@@ -279,9 +294,7 @@ def run_chunk(oracle: PeerOracle, setting: str, seed: int, games: int, cats: lis
                 out.write(json.dumps(done[i]) + "\n")
                 out.flush()
                 _progress(f"{setting} seed {seed}: {cat} game {i}")
-        hybrid_rows[cat] = done
     _progress("")
-    return default, hybrid_rows, peer_won
 
 
 def _now() -> str:
@@ -332,11 +345,10 @@ def main(argv: list[str] | None = None) -> int:
         chunks = []
         with PeerOracle(Path(args.peer).resolve(), args.clock) as oracle:
             for seed in seeds:
-                try:
-                    chunks.append(run_chunk(oracle, args.setting, seed, args.games, cats, out, options,
-                                            args.replay_all, Path(args.peer).resolve(), deadline))
-                except KeyboardInterrupt as exc:
-                    stopped = exc
+                *chunk, stopped = run_chunk(oracle, args.setting, seed, args.games, cats, out, options,
+                                                args.replay_all, Path(args.peer).resolve(), deadline)
+                chunks.append(tuple(chunk))
+                if stopped is not None:
                     break
     except MinebotError as err:
         print(f"peer_hybrid: {err}", file=sys.stderr)

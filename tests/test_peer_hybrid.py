@@ -117,7 +117,7 @@ def test_category_figures_pair_hybrid_with_default_and_peer(tools):
     assert (f["peer_only"], f["hybrid_only_vs_peer"]) == (2, 2)
     assert (f["guesses"], f["differ"]) == (3, 2) and f["mean_safety_change"] == pytest.approx(-0.05)
     partial = hy.category_figures("middle", [(default, {1: {"i": 1, "won": False}}, "1010")])
-    assert partial["games"] == 3 and partial["not_yet_replayed"] == 1
+    assert partial["games"] == 3 and partial["not_yet_replayed"] == 1 and partial["differ"] == 2
     assert "| middle | 4 | +0.00 (35.36) | 1 / 1 |" in hy.table([f])
 
 
