@@ -269,31 +269,23 @@ def _play_chunk(oracle: PeerOracle, setting: str, seed: int, layouts: list, rule
                 where: Path, default: dict[int, dict], hybrid_rows: dict[str, dict[int, dict]], options: dict,
                 replay_all: bool, deadline: float | None) -> None:
     """The games of one chunk not played yet: the default pass, then each category's replays."""
-    solver = HybridSolver(oracle, None, **options)
-    with open(where / "default.jsonl", "a", encoding="utf-8") as out:
-        for i, layout in enumerate(layouts, start=1):
-            if i in default:
-                continue
-            if deadline is not None and time.time() > deadline:
-                break
-            default[i] = {"i": i, **play(solver, layout, rules, f"{seed}:{i}:default")}
-            out.write(json.dumps(default[i]) + "\n")
-            out.flush()
-            _progress(f"{setting} seed {seed}: default {i}/{len(layouts)}")
-    for cat in cats:
-        path = where / f"hybrid-{cat.replace(':', '_')}.jsonl"
-        done = hybrid_rows[cat]
-        solver = HybridSolver(oracle, cat, **options)
+    def play_into(category: str | None, rows: dict[int, dict], path: Path, wanted) -> None:
+        solver = HybridSolver(oracle, category, **options)
         with open(path, "a", encoding="utf-8") as out:
             for i, layout in enumerate(layouts, start=1):
-                if i in done or i not in default or not (replay_all or to_replay(default[i], cat)):
+                if i in rows or not wanted(i):
                     continue
                 if deadline is not None and time.time() > deadline:
                     break
-                done[i] = {"i": i, **play(solver, layout, rules, f"{seed}:{i}:{cat}")}
-                out.write(json.dumps(done[i]) + "\n")
+                rows[i] = {"i": i, **play(solver, layout, rules, f"{seed}:{i}:{category or 'default'}")}
+                out.write(json.dumps(rows[i]) + "\n")
                 out.flush()
-                _progress(f"{setting} seed {seed}: {cat} game {i}")
+                _progress(f"{setting} seed {seed}: {category or 'default'} game {i}/{len(layouts)}")
+
+    play_into(None, default, where / "default.jsonl", lambda i: True)
+    for cat in cats:
+        play_into(cat, hybrid_rows[cat], where / f"hybrid-{cat.replace(':', '_')}.jsonl",
+                  lambda i: i in default and (replay_all or to_replay(default[i], cat)))
     _progress("")
 
 
