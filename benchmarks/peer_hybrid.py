@@ -11,10 +11,13 @@ peer's cell is played instead of minebot's whenever the guess falls in the chose
 - ``all``: every guess;
 - ``opening`` (more than 300 unknown cells), ``middle`` (the rest that is not ``endgame``),
   ``endgame`` (minebot's endgame search, or at most 200 layouts);
-- ``offedge``: minebot's or the peer's cell is off the frontier;
+- ``offedge``: minebot's or the peer's cell is off the frontier; ``offedge-peer``: only the
+  peer's, ``offedge-minebot``: only minebot's, ``offedge-both``: both (these three need a
+  default pass logged by this version or later, which keeps them);
 - ``mb:KIND``: minebot's reason (``lookahead``, ``endgame``, ``forced5050``, ``safest``,
   ``budget``, ``pseudo``, ``twoguess``); ``peer:KIND``: the peer's kind (``peer_oracle.js``:
-  ``tiebreak``, ``5050-ltr``, ``5050-pe``, ``bfda``, ``isolated-edge``, ...).
+  ``tiebreak``, ``5050-ltr``, ``5050-pe``, ``bfda``, ``isolated-edge``, ...);
+- ``A+B``: guesses in both A and B (e.g. ``middle+peer:tiebreak``).
 
 First a *default* pass: minebot's default, the peer asked at each guess and never followed;
 every guess is logged (``guesses.jsonl``: unknown cells, layouts, both cells, both safeties by
@@ -87,15 +90,35 @@ def categories(unknown: int, layouts: int, minebot_kind: str, peer_kind: str,
     found = ["all", phase_of(unknown, layouts, minebot_kind)]
     if minebot_offedge or peer_offedge:
         found.append("offedge")
+        found.append("offedge-both" if minebot_offedge and peer_offedge else
+                     "offedge-minebot" if minebot_offedge else "offedge-peer")
     return found + [f"mb:{minebot_kind}", f"peer:{peer_kind}"]
 
 
+OFFEDGE_SIDES = ("offedge-peer", "offedge-minebot", "offedge-both")
+
+
 def check_category(name: str) -> str:
-    """``name`` if it is a category, else BadInputError naming it."""
-    if name in ("all", "offedge", *PHASES) or re.fullmatch(r"(mb|peer):[A-Za-z0-9-]+", name):
+    """``name`` if it is a category (or an intersection A+B of them), else BadInputError naming it."""
+    if all(part in ("all", "offedge", *OFFEDGE_SIDES, *PHASES) or re.fullmatch(r"(mb|peer):[A-Za-z0-9-]+", part)
+           for part in name.split("+")):
         return name
     raise BadInputError(f"--categories: unknown category {name!r} (all, opening, middle, endgame, offedge, "
-                        "mb:KIND, peer:KIND)")
+                        "offedge-peer, offedge-minebot, offedge-both, mb:KIND, peer:KIND, A+B)")
+
+
+def in_category(guess: dict, category: str) -> bool:
+    """Whether a logged guess is in ``category`` (every part of an intersection A+B)."""
+    return all(part in guess["categories"] for part in category.split("+"))
+
+
+def check_logged(default_rows: dict[int, dict], category: str, where: Path) -> None:
+    """The offedge-* categories need guesses logged with them (earlier logs do not have them)."""
+    if any(side in category.split("+") for side in OFFEDGE_SIDES):
+        if any("offedge" in g["categories"] and not set(OFFEDGE_SIDES) & set(g["categories"])
+               for row in default_rows.values() for g in row["guesses"]):
+            raise BadInputError(f"{where}: its default games were logged before {category} existed: "
+                                "use another --out for it")
 
 
 @dataclass(frozen=True)
@@ -185,7 +208,7 @@ def read_rows(path: Path) -> dict[int, dict]:
 def to_replay(default_row: dict, category: str) -> bool:
     """Whether a hybrid game can differ from the default: some guess of the default game is in
     ``category`` and the peer chose another cell there."""
-    return any(category in g["categories"] and g["peer_cell"] is not None
+    return any(in_category(g, category) and g["peer_cell"] is not None
                and tuple(g["peer_cell"]) != tuple(g["minebot_cell"]) for g in default_row["guesses"])
 
 
@@ -209,7 +232,7 @@ def category_figures(category: str, chunks: list[tuple[dict[int, dict], dict[int
                 vs_default.append((i, row["won"], won))
                 vs_peer.append((i, peer_won[i - 1] == "1", won))
             for g in row["guesses"]:
-                if category in g["categories"]:
+                if in_category(g, category):
                     guesses += 1
                     if g["peer_cell"] is not None and tuple(g["peer_cell"]) != tuple(g["minebot_cell"]):
                         differ += 1
@@ -255,6 +278,8 @@ def run_chunk(oracle: PeerOracle, setting: str, seed: int, games: int, cats: lis
     where = folder / f"{setting}-seed{seed}-n1000"
     default_path = where / "default.jsonl"
     default = read_rows(default_path)
+    for cat in cats:
+        check_logged(default, cat, where)
     hybrid_rows: dict[str, dict[int, dict]] = {cat: read_rows(where / f"hybrid-{cat.replace(':', '_')}.jsonl")
                                                for cat in cats}
     try:

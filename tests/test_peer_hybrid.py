@@ -66,7 +66,9 @@ def test_categories_of_a_guess(tools):
     assert hy.categories(350, 10 ** 50, "lookahead", "tiebreak", False, False) == \
         ["all", "opening", "mb:lookahead", "peer:tiebreak"]
     assert hy.categories(100, 50, "endgame", "bfda", False, True) == \
-        ["all", "endgame", "offedge", "mb:endgame", "peer:bfda"]
+        ["all", "endgame", "offedge", "offedge-peer", "mb:endgame", "peer:bfda"]
+    assert "offedge-both" in hy.categories(100, 10 ** 9, "lookahead", "tiebreak", True, True)
+    assert hy.check_category("middle+peer:tiebreak") == "middle+peer:tiebreak"
     assert hy.check_category("peer:5050-ltr") == "peer:5050-ltr"
     with pytest.raises(hy.BadInputError, match="unknown category"):
         hy.check_category("late")
@@ -101,6 +103,17 @@ def test_only_games_with_a_different_guess_in_the_category_are_replayed(tools):
                                     _guess(["all", "middle"], [2, 2], [3, 3])]}
     assert hy.to_replay(row, "all") and hy.to_replay(row, "middle")
     assert not hy.to_replay(row, "opening") and not hy.to_replay(row, "endgame")
+    assert hy.to_replay(row, "all+middle") and not hy.to_replay(row, "middle+opening")
+
+
+def test_offedge_sides_are_refused_on_guesses_logged_without_them(tools, tmp_path):
+    _, hy = tools
+    old = {1: {"won": True, "guesses": [_guess(["all", "opening", "offedge"], [1, 1], [3, 3])]}}
+    new = {1: {"won": True, "guesses": [_guess(["all", "opening", "offedge", "offedge-peer"], [1, 1], [3, 3])]}}
+    hy.check_logged(old, "offedge", tmp_path)                       # the plain category is there
+    hy.check_logged(new, "offedge-peer+opening", tmp_path)
+    with pytest.raises(hy.BadInputError, match="logged before"):
+        hy.check_logged(old, "opening+offedge-peer", tmp_path)
 
 
 def test_category_figures_pair_hybrid_with_default_and_peer(tools):
