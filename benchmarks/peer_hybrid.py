@@ -330,6 +330,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="the peer's clock (default frozen: its tie-break always runs, its choices reproducible)")
     ap.add_argument("--replay-all", action="store_true",
                     help="play every game of every category, not only those that can differ from the default")
+    ap.add_argument("--report", action="store_true",
+                    help="play nothing: the figures of the games already in --out (those not yet replayed left out)")
     ap.add_argument("--until", default=None, metavar="HH:MM",
                     help="stop starting games after this UTC time (figures of what is finished)")
     ap.add_argument("--peer", default=str(DEFAULT_PEER), help="the peer's folder (default ../shared/peers/jsminesweeper)")
@@ -347,8 +349,8 @@ def main(argv: list[str] | None = None) -> int:
             raise BadInputError(f"--seeds {args.seeds!r}: comma-separated whole numbers") from None
         if not 1 <= args.games <= 1000 or not seeds or not cats:
             raise BadInputError("--games must be 1-1000, --seeds and --categories not empty")
-        deadline = None
-        if args.until:
+        deadline = 0.0 if args.report else None
+        if args.until and not args.report:
             match = re.fullmatch(r"(\d\d):(\d\d)", args.until)
             if not match:
                 raise BadInputError(f"--until {args.until!r}: HH:MM (UTC)")
