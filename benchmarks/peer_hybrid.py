@@ -171,7 +171,8 @@ class HybridSolver(Solver):
         peer_safety = Guesser._safety_of(cons, counts, peer_cell) if peer_cell is not None else None
         cats = categories(unknown, layouts, mb_kind, peer.kind, choice.cell not in cons.index,
                           peer_cell is not None and peer_cell not in cons.index)
-        follow = (self.category in cats and peer_cell is not None and peer_cell != choice.cell
+        follow = (self.category is not None and all(part in cats for part in self.category.split("+"))
+                  and peer_cell is not None and peer_cell != choice.cell
                   and bool(board.unknown[peer_cell]))
         self.guesses.append(GuessRecord(unknown, cons.frontier_size, round(math.log10(max(layouts, 1)), 3),
                                         choice.cell, round(mb_safety, 6), mb_kind, peer_cell,
@@ -356,7 +357,8 @@ def main(argv: list[str] | None = None) -> int:
                 raise BadInputError(f"--until {args.until!r}: HH:MM (UTC)")
             now = datetime.now(timezone.utc)
             end = now.replace(hour=int(match[1]), minute=int(match[2]), second=0, microsecond=0)
-            deadline = end.timestamp() if end > now else end.timestamp() + 86400
+            # the next such time, unless it passed less than 12 hours ago: then no game is started
+            deadline = end.timestamp() + (86400 if (now - end).total_seconds() > 43200 else 0)
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
         record = {"command": command, "minebot_commit": git_commit(), "clock": args.clock.value,

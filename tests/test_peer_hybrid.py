@@ -159,7 +159,7 @@ def test_the_oracle_replays_the_peers_recorded_games(tools, tmp_path):
 @needs_peer
 def test_a_hybrid_run_replays_only_what_can_differ(tools, tmp_path):
     _, hy = tools
-    args = ["--setting", "16x16-zero", "--seeds", "101", "--games", "8", "--categories", "all,opening",
+    args = ["--setting", "16x16-zero", "--seeds", "101", "--games", "8", "--categories", "all,opening,middle+all",
             "--out", str(tmp_path / "short")]
     assert hy.main(args) == 0
     short = json.loads((tmp_path / "short" / "record-16x16-zero.json").read_text())["figures"]
@@ -170,3 +170,6 @@ def test_a_hybrid_run_replays_only_what_can_differ(tools, tmp_path):
     assert short[1]["guesses"] == 0 and short[1]["vs_default"] == 0
     rows = hy.read_rows(tmp_path / "short" / "16x16-zero-seed101-n1000" / "default.jsonl")
     assert len(rows) == 8 and all(g["played"] == "minebot" for r in rows.values() for g in r["guesses"])
+    for name in ("hybrid-all.jsonl", "hybrid-middle+all.jsonl"):     # a replayed game follows the peer somewhere
+        replayed = hy.read_rows(tmp_path / "short" / "16x16-zero-seed101-n1000" / name)
+        assert replayed and all(any(g["played"] == "peer" for g in r["guesses"]) for r in replayed.values())
