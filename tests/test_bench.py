@@ -86,6 +86,25 @@ def test_solver_options_reach_the_solver_that_plays():
         assert bench._SOLVERS[task[-1]].guesser.step_budget == budget
 
 
+def test_a_preset_name_reaches_the_solver_that_plays():
+    """``--solver strong`` plays with the preset's settings (every preset builds a Solver), and a
+    name that is no preset and no JSON is one line naming it, exit 2."""
+    import argparse
+
+    from minebot.cli import bench
+    from minebot.solver import PRESETS, Solver
+    for options in PRESETS.values():
+        Solver(**options)
+    args = argparse.Namespace(size="9x9", mines=10, rules="zero", first=None, games=1, seed=5, jobs=1, boards=None,
+                              no_guess=False, save_boards=None, encoding="native", solver="strong")
+    (task,) = bench._tasks(args)
+    bench._play(task)
+    guesser = bench._SOLVERS[task[-1]].guesser
+    assert (guesser.candidates, guesser.edge_background, guesser.endgame_layouts) == (
+        PRESETS["strong"]["candidates"], PRESETS["strong"]["edge_background"], PRESETS["strong"]["endgame_layouts"])
+    assert main(["bench", "--size", "8x8", "--mines", "10", "--games", "1", "--solver", "strongest"]) == 2
+
+
 def _ab_main():
     import importlib.util
     from pathlib import Path

@@ -42,19 +42,24 @@ def register(sub) -> None:
                    help="with --no-guess: also write the generated layouts to this JSONL file")
     p.add_argument("--encoding", default="native", choices=("native", "binomial"),
                    help="backbone encoding (default native)")
-    p.add_argument("--solver", default=None, metavar="JSON",
+    p.add_argument("--solver", default=None, metavar="JSON|NAME",
                    help="Solver tuning as a JSON object, e.g. '{\"step_budget\": 4000}' (a larger guess "
-                        "budget): to measure a variant's strength and speed on the same games")
+                        "budget), or a preset name: 'strong' (stronger guessing at about 1.6 times "
+                        "the CPU): to measure a variant's strength and speed on the same games")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(func=run)
 
 
 def solver_options(text: str | None) -> dict:
-    """``--solver``: Solver keyword arguments, checked here by building a Solver, so a typo is
-    one line before the first game rather than a traceback in a worker."""
+    """``--solver``: Solver keyword arguments (a JSON object, or the name of a preset such as
+    "strong"), checked here by building a Solver, so a typo is one line before the first game
+    rather than a traceback in a worker."""
     from ..errors import BadInputError
+    from ..solver import PRESETS
     if text is None:
         return {}
+    if text in PRESETS:
+        return dict(PRESETS[text])
     try:
         options = json.loads(text)
         if not isinstance(options, dict):
@@ -64,6 +69,8 @@ def solver_options(text: str | None) -> dict:
         from ..solver import Solver
         Solver(**options)
     except (ValueError, TypeError) as err:
+        if not text.lstrip().startswith("{"):
+            err = f"not a JSON object, nor a preset ({', '.join(sorted(PRESETS))})"
         raise BadInputError(f"--solver {text}: {err}") from None
     return options
 

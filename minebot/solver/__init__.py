@@ -24,6 +24,6 @@ one guess (a Move whose ``p_mine`` is its exact mine probability); flags only wi
 """
 
 from .analysis import Analysis, analyse, check_rules
-from .solver import Solver
+from .solver import PRESETS, Solver
 
-__all__ = ["Analysis", "Solver", "analyse", "check_rules"]
+__all__ = ["Analysis", "PRESETS", "Solver", "analyse", "check_rules"]

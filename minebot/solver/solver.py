@@ -98,4 +98,18 @@ class Solver:
         return [Move(Action.OPEN, cell, p_mine)]
 
 
-__all__ = ["Solver", "default_first_click"]
+# Named settings: ``Solver(**PRESETS[name])``, ``minebot bench --solver NAME``. The default is
+# held to the speed targets of issue #14 (expert: mean < 150 ms a game, p99 < 100 ms a move);
+# "strong" trades time for strength: the peer's (JSMinesweeper's) guessing ingredients together
+# (wider candidates, 0.8/0.2 blend with the second safest cell next, its 50/50 influence and
+# pseudo-50/50, background cells next to the frontier, exhaustive endgame up to 1000 layouts).
+# On the peer's expert boards it won about 1 pp more than the default at about 1.6 times the
+# CPU (benchmarks/README.md, "peerlike").
+PRESETS: dict[str, dict] = {
+    "strong": {"fifty_weight": 0.9, "margin": 0.1, "candidates": 10, "second_weight": 0.2,
+               "edge_background": 6, "endgame_layouts": 1000, "endgame_budget": 20000,
+               "pseudo_fifty": True},
+}
+
+
+__all__ = ["PRESETS", "Solver", "default_first_click"]
