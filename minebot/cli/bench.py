@@ -44,7 +44,7 @@ def register(sub) -> None:
                    help="backbone encoding (default native)")
     p.add_argument("--solver", default=None, metavar="JSON|NAME",
                    help="Solver tuning as a JSON object, e.g. '{\"step_budget\": 4000}' (a larger guess "
-                        "budget), or a preset name: 'strong' (stronger guessing at about 1.6 times "
+                        "budget), or a preset name: 'strong' (stronger guessing at 1.3-1.7 times "
                         "the CPU): to measure a variant's strength and speed on the same games")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(func=run)
