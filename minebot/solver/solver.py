@@ -103,7 +103,7 @@ class Solver:
 # "strong" trades time for strength: the peer's (JSMinesweeper's) guessing ingredients together
 # (wider candidates, 0.8/0.2 blend with the second safest cell next, its 50/50 influence and
 # pseudo-50/50, background cells next to the frontier, exhaustive endgame up to 1000 layouts).
-# On the peer's expert boards it won about 1 pp more than the default at 1.3-1.7 times the
+# On the peer's expert boards it won about 0.8 pp more than the default at 1.3-1.7 times the
 # CPU (benchmarks/README.md, "peerlike").
 PRESETS: dict[str, dict] = {
     "strong": {"fifty_weight": 0.9, "margin": 0.1, "candidates": 10, "second_weight": 0.2,
