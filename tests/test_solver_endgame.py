@@ -56,27 +56,28 @@ def _naive_win(board: Board, layouts: list[set]) -> float:
     safe_cells = [c for c in unknown if any(c not in lay for lay in layouts)]
     if not safe_cells or len(layouts) == 1:
         return 1.0
-    best = 0.0
-    for cell in safe_cells:
-        outcomes: dict[bytes, tuple[Board, list]] = {}
-        for lay in layouts:
-            if cell in lay:
+    return max(_naive_cell_win(board, layouts, cell) for cell in safe_cells)
+
+
+def _naive_cell_win(board: Board, layouts: list[set], cell: tuple[int, int]) -> float:
+    """The naive tree's win probability when ``cell`` is opened now and play is best after."""
+    outcomes: dict[bytes, tuple[Board, list]] = {}
+    for lay in layouts:
+        if cell in lay:
+            continue
+        cells = board.cells.copy()
+        todo = [cell]
+        while todo:
+            x = todo.pop()
+            if cells[x] <= 8:
                 continue
-            cells = board.cells.copy()
-            todo = [cell]
-            while todo:
-                x = todo.pop()
-                if cells[x] <= 8:
-                    continue
-                value = sum(1 for y in board.neighbours(*x) if y in lay)
-                cells[x] = value
-                if value == 0:
-                    todo.extend(y for y in board.neighbours(*x) if cells[y] > 8)
-            key = cells.tobytes()
-            outcomes.setdefault(key, (board.replace(cells=cells), []))[1].append(lay)
-        value = sum(len(group) / len(layouts) * _naive_win(nxt, group) for nxt, group in outcomes.values())
-        best = max(best, value)
-    return best
+            value = sum(1 for y in board.neighbours(*x) if y in lay)
+            cells[x] = value
+            if value == 0:
+                todo.extend(y for y in board.neighbours(*x) if cells[y] > 8)
+        key = cells.tobytes()
+        outcomes.setdefault(key, (board.replace(cells=cells), []))[1].append(lay)
+    return sum(len(group) / len(layouts) * _naive_win(nxt, group) for nxt, group in outcomes.values())
 
 
 @pytest.mark.parametrize("seed, max_unknown, min_layouts, cases", [(17, 7, 2, 25), (29, 9, 3, 20)])
@@ -109,3 +110,29 @@ def test_row_groups_match_numpy_unique_over_rows():
         values[100:] = values[:100] if k < 3 else values[100:]
         want = np.unique(values, axis=0, return_inverse=True)[1].ravel()
         assert (row_groups(values) == want).all()
+
+
+def test_guess_within_endgame_limit_wins_as_often_as_the_naive_tree():
+    """The Solver's guess, on positions with few layouts, is a cell the naive game tree rates best,
+    also where only one cell is close to the safest (the look-ahead's pool then has a single
+    candidate, and the safest cell is not always the one that wins most)."""
+    from minebot.solver import Solver
+    from minebot.solver.analysis import analyse
+    rng = np.random.default_rng(41)
+    checked = single = 0
+    solver = Solver()
+    while checked < 80:
+        board, _ = random_position(rng, max_unknown=9)
+        result = analyse(board, board.mines)
+        if result.safe or result.counts is None or not result.counts.mines_known:
+            continue
+        layouts = enumerate_layouts(result.constraints, 1000)
+        if not layouts or len(layouts) < 3:
+            continue
+        pool, _ = solver.guesser.candidate_pool(result.constraints, result.counts)
+        single += len(pool) == 1
+        choice = solver.guess(result)
+        as_sets = [set(x) for x in layouts]
+        assert _naive_cell_win(board, as_sets, choice.cell) == pytest.approx(_naive_win(board, as_sets))
+        checked += 1
+    assert single >= 3      # the one-candidate case was among them

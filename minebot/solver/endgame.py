@@ -5,8 +5,8 @@ tree: pick a cell; each layout either has a mine there (lost) or shows a value, 
 the layouts into groups; recurse on each group. The win probability of a cell is the
 layout-weighted sum over its groups. Certainly safe cells are always opened first, all at once
 (they can only add information); the area a 0 opens is exactly such a set of cells, so the
-search needs no flood fill of its own. Results are memoised on (revealed cells,
-remaining layouts); a node budget bounds the work, and when it runs out the search gives up
+search needs no flood fill of its own. Results are memoised on the remaining layouts (they
+alone decide a node's value), and cells that split the layouts alike are searched once; a node budget bounds the work, and when it runs out the search gives up
 and the look-ahead decides instead.
 
 The layouts are a boolean matrix (layout x unknown cell) and the value every cell would show
@@ -168,7 +168,10 @@ class Endgame:
         """
         if len(idx) == 1:
             return 1.0
-        key = (hidden.tobytes(), idx.tobytes())
+        # The layouts left decide the value alone: a cell already opened shows the same in all
+        # of them, and a hidden cell that does too is either opened at once (safe) or never
+        # (a mine). So positions reached by opening cells in another order share one entry.
+        key = idx.tobytes()
         found = self.memo.get(key)
         if found is not None:
             return found
@@ -209,14 +212,20 @@ class Endgame:
         self._spend()
         order = open_ok[np.argsort(mined[open_ok], kind="stable")]
         best_cell, best = None, -1.0
+        seen: set[bytes] = set()
         for j in order:
             survive = (k - mined[j]) / k
             if survive <= best + 1e-12:
                 break       # sorted by survival: no later cell can do better
+            column = sub[:, j]
+            # Two cells that are mines in the same layouts and show the same values are one
+            # choice: either splits the layouts alike, and the other is then certain.
+            if (signature := column.tobytes()) in seen:
+                continue
+            seen.add(signature)
             c = int(cols[j])
             nxt = hidden.copy()
             nxt[c] = False
-            column = sub[:, j]
             alive = column >= 0
             members_all, values = idx[alive], column[alive]
             total, left = 0.0, float(len(members_all))

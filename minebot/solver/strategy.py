@@ -170,13 +170,15 @@ class Guesser:
     def choose(self, cons: Constraints, counts: Counts) -> Choice:
         layouts = counts.layouts
         pool, safety = self.candidate_pool(cons, counts)
-        if not counts.mines_known or len(pool) == 1:
+        if not counts.mines_known:
             cell = max(pool, key=lambda c: (safety[c], -self._covered_around(cons, c)))
             return Choice(cell, 1.0 - safety[cell], safety[cell], "safest cell")
         forced = self._forced_fifty_fifty(cons, counts)
         if forced is not None:
             return Choice(forced, 0.5, 0.5, "forced 50/50: no future number can tell these two "
                                             "cells apart, so guess it now")
+        # Before the one-candidate shortcut: the endgame search weighs every cell, and where a
+        # single cell is far safer than the rest it may still not be the one that wins most.
         if self.endgame_layouts and counts.layouts <= self.endgame_layouts:
             found = self._endgame(cons)
             if found is not None and found[0] is not None:
@@ -184,6 +186,9 @@ class Guesser:
                 p = 1.0 - safety.get(cell, self._safety_of(cons, counts, cell))
                 return Choice(cell, p, win, f"endgame search over {counts.layouts} layouts: "
                                             f"{win:.1%} to win from here")
+        if len(pool) == 1:
+            cell = pool[0]
+            return Choice(cell, 1.0 - safety[cell], safety[cell], "safest cell")
         if self.pseudo_fifty:
             pseudo = pseudo_fifty_fifty(cons, counts, self.cache)
             if pseudo is not None:
