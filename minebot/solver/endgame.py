@@ -209,6 +209,10 @@ class Endgame:
             return None, 1.0     # every hidden cell is a mine in every layout left: won
         if k == 1:
             return int(cols[open_ok[0]]), 1.0
+        if k == 2 and mined[open_ok].min() == 1:
+            # No cell is safe in both layouts: any cell that is safe in one is a coin toss,
+            # and surviving it leaves one layout, a won game.
+            return int(cols[open_ok[0]]), 0.5
         self._spend()
         order = open_ok[np.argsort(mined[open_ok], kind="stable")]
         best_cell, best = None, -1.0
@@ -229,7 +233,7 @@ class Endgame:
             alive = column >= 0
             members_all, values = idx[alive], column[alive]
             total, left = 0.0, float(len(members_all))
-            for v in np.unique(values):
+            for v in np.flatnonzero(np.bincount(values, minlength=9)):
                 members = members_all[values == v]
                 total += len(members) * self._value(nxt, members)
                 left -= len(members)

@@ -120,7 +120,7 @@ class Guesser:
     UNKNOWN_TOTAL_SAFETY = 0.8   # background guess without a mine total: typical density
 
     def __init__(self, cache: CountCache, candidates: int = 4, margin: float = 0.06,
-                 background_reps: int = 2, endgame_layouts: int = 200, endgame_budget: int = 2000,
+                 background_reps: int = 2, endgame_layouts: int = 200, endgame_budget: int = 4000,
                  step_budget: int = 1200, progress_weight: float = 0.0, second_weight: float = 0.0,
                  fifty_weight: float = 0.0, pseudo_fifty: bool = False, close_margin: float = 0.0,
                  close_candidates: int = 3, close_budget: int = 20000, edge_background: int = 0) -> None:
