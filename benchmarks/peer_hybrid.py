@@ -63,20 +63,6 @@ OPENING_UNKNOWN = 300          # more unknown cells than this: the opening
 ENDGAME_LAYOUTS = 200          # at most this many layouts (minebot's endgame search): the endgame
 PHASES = ("opening", "middle", "endgame")
 
-# minebot's guess reasons (Guesser.choose) by their opening words, most specific first.
-_REASONS = (("safest cell (look-ahead step budget spent)", "budget"), ("safest cell", "safest"),
-            ("forced 50/50", "forced5050"), ("endgame search", "endgame"), ("pseudo-50/50", "pseudo"),
-            ("two-guess look-ahead", "twoguess"), ("look-ahead", "lookahead"))
-
-
-def reason_kind(reason: str) -> str:
-    """The kind of a minebot guess from its reason text ("other" for one not known here)."""
-    for start, kind in _REASONS:
-        if reason.startswith(start):
-            return kind
-    return "other"
-
-
 def phase_of(unknown: int, layouts: int, minebot_kind: str) -> str:
     """opening (> 300 unknown cells), endgame (minebot's endgame search or <= 200 layouts), middle."""
     if minebot_kind == "endgame" or layouts <= ENDGAME_LAYOUTS:
@@ -165,7 +151,7 @@ class HybridSolver(Solver):
         peer = self.oracle.ask(board, board.mines, self.game)
         unknown = int(board.unknown.sum())
         layouts = int(counts.layouts)
-        mb_kind = reason_kind(choice.reason)
+        mb_kind = choice.kind.value
         peer_cell = tuple(peer.cell) if peer.cell is not None else None
         mb_safety = Guesser._safety_of(cons, counts, choice.cell)
         peer_safety = Guesser._safety_of(cons, counts, peer_cell) if peer_cell is not None else None
@@ -179,7 +165,7 @@ class HybridSolver(Solver):
                                         None if peer_safety is None else round(peer_safety, 6), peer.kind,
                                         "peer" if follow else "minebot", tuple(cats)))
         if follow:
-            return Choice(peer_cell, 1.0 - peer_safety, peer_safety, f"peer's guess ({peer.kind})")
+            return Choice(peer_cell, 1.0 - peer_safety, peer_safety, f"peer's guess ({peer.kind})", choice.kind)
         return choice
 
 

@@ -74,23 +74,27 @@ def test_categories_of_a_guess(tools):
         hy.check_category("late")
 
 
-def test_every_reason_minebot_gives_has_a_kind(tools):
-    """Real games of the real solver: a reason the split does not know would be "other"."""
+def test_every_kind_of_minebot_guess_is_a_category(tools):
+    """Real games of the real solver: the kinds its guesses carry, each one a category the hybrid
+    runner accepts as ``mb:KIND``."""
     _, hy = tools
     from minebot.game.engine import EngineGame
     from minebot.loop import play_game
-    from minebot.solver import Solver
-    reasons = []
-    solver = Solver()
+    from minebot.solver import GuessKind, Solver
+    kinds = []
 
-    def record(board, moves):
-        if any(m.is_guess for m in moves):
-            reasons.append(solver.last_reason)
+    class Recording(Solver):
+        def guess(self, result):
+            choice = super().guess(result)
+            kinds.append(choice.kind)
+            return choice
 
+    solver = Recording()
     for seed in range(12):
-        play_game(EngineGame(9, 9, 15, rules="safe", seed=seed, first_click=(0, 0)), solver, on_step=record)
-    kinds = {hy.reason_kind(r) for r in reasons}
-    assert "other" not in kinds and {"lookahead", "endgame"} <= kinds
+        play_game(EngineGame(9, 9, 15, rules="safe", seed=seed, first_click=(0, 0)), solver)
+    assert {GuessKind.LOOKAHEAD, GuessKind.ENDGAME} <= set(kinds)
+    for kind in GuessKind:
+        assert hy.check_category(f"mb:{kind.value}") == f"mb:{kind.value}"
 
 
 def _guess(cats, minebot, peer, ms=0.8, ps=0.7):

@@ -93,8 +93,12 @@ def test_win_probability_matches_a_naive_game_tree(seed, max_unknown, min_layout
         if len(layouts) < min_layouts:
             continue
         zeros += int(((neighbour_count(layout) == 0) & board.unknown & ~layout).any())
-        cell, win = _endgame(board).best()
+        search = _endgame(board)
+        cell, win = search.best()
         assert win == pytest.approx(_naive_win(board, [set(x) for x in layouts]))
+        other = tuple(map(int, np.argwhere(board.unknown)[checked % int(board.unknown.sum())]))
+        assert search.win_probability(other) == pytest.approx(
+            _naive_cell_win(board, [set(x) for x in layouts], other) if any(other not in x for x in layouts) else 0.0)
         assert cell is not None and board.unknown[cell] and any(cell not in lay for lay in layouts)
         checked += 1
     assert zeros >= 3     # the cases did include guesses that open an area

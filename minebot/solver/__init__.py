@@ -15,6 +15,7 @@ Public API (SAT details stay inside this package)::
     result.describe(cell)                   # one line: how the cell's probability was found
     moves = solver.next_moves(board, mines=None, rules=None, first_click=None)
     solver.last_reason                      # why those moves (for the overlay and logs)
+    choice = solver.guess(result)           # a guess alone: Choice(cell, p_mine, score, reason, kind)
 
 ``analyse`` raises ``InconsistentBoardError`` (exit code 3) naming the smallest set of
 contradicting numbers it finds (``err.cells``; ``err.uses_total`` when the mine total is part
@@ -25,5 +26,6 @@ one guess (a Move whose ``p_mine`` is its exact mine probability); flags only wi
 
 from .analysis import Analysis, analyse, check_rules
 from .solver import PRESETS, Solver
+from .strategy import Choice, GuessKind
 
-__all__ = ["Analysis", "PRESETS", "Solver", "analyse", "check_rules"]
+__all__ = ["Analysis", "Choice", "GuessKind", "PRESETS", "Solver", "analyse", "check_rules"]

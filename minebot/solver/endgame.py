@@ -123,6 +123,19 @@ def row_groups(values: np.ndarray) -> np.ndarray:
 class Endgame:
     """Best-win-probability search over an explicit list of layouts."""
 
+    @classmethod
+    def of_position(cls, cons: Constraints, limit: int, budget: int) -> "Endgame | None":
+        """The search over every layout of a position, or None if it has more than ``limit``
+        (or none). Cells outside the constraints' unknown cells (opened ones, and mines the
+        solver has proved) are taken as known: they split no layouts."""
+        layouts = enumerate_layouts(cons, limit)
+        if not layouts:
+            return None
+        unknown = set(cons.index) | set(cons.background)
+        rows, cols = cons.shape
+        revealed = frozenset((r, c) for r in range(rows) for c in range(cols) if (r, c) not in unknown)
+        return cls(cons.shape, revealed, layouts, budget)
+
     def __init__(self, shape: tuple[int, int], revealed: frozenset[Coord],
                  layouts: list[frozenset[Coord]], budget: int = 20000) -> None:
         rows, cols = shape
@@ -159,6 +172,25 @@ class Endgame:
         except BudgetExceeded:
             return None
         return (None if cell is None else self.cells[cell]), value
+
+    def win_probability(self, cell: Coord) -> float | None:
+        """The chance to win by opening ``cell`` now and playing best after it: 0 for a cell that
+        is a mine in every layout, None if the budget runs out. What ``best`` maximises, for any
+        one cell (a benchmark measures how much a guess gives away with it)."""
+        if cell not in self.cells:
+            return 0.0
+        j = self.cells.index(cell)
+        idx = np.arange(self.shows.shape[0])
+        hidden = np.ones(self.shows.shape[1], dtype=bool)
+        hidden[j] = False
+        column = self.shows[:, j]
+        alive = column >= 0
+        try:
+            total = sum(len(members) * self._value(hidden, members)
+                        for members in (idx[alive][column[alive] == v] for v in np.unique(column[alive])))
+        except BudgetExceeded:
+            return None
+        return total / len(idx)
 
     def _value(self, hidden: np.ndarray, idx: np.ndarray) -> float:
         """Win probability from a node: certain cells opened at once, else the best guess.

@@ -16,14 +16,27 @@ guessed anyway, and guessing them first wastes no work if they go wrong.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 
 from ..board import neighbours
 from .backbone import _solver_for, any_certain_safe, frontier_bounds
-from .endgame import Endgame, enumerate_layouts
+from .endgame import Endgame
 from .constraints import Constraints, with_fixed, with_revealed
 from .probability import CountCache, Counts, count_position
 
 Coord = tuple[int, int]
+
+
+class GuessKind(str, Enum):
+    """Which rule picked a guess; tools group guesses by it (the reason text is for people)."""
+
+    SAFEST = "safest"              # no mine total, or a single candidate: the safest cell
+    FORCED_FIFTY = "forced5050"    # a 50/50 nothing can ever resolve: taken at once
+    ENDGAME = "endgame"            # the exhaustive endgame search's best cell
+    PSEUDO_FIFTY = "pseudo"        # a mine only where it is half of an unresolvable 50/50
+    LOOKAHEAD = "lookahead"        # the one-step look-ahead's best score
+    BUDGET = "budget"              # look-ahead budget spent before any score: the safest cell
+    TWO_GUESS = "twoguess"         # a close call settled by the two-guess look-ahead
 
 
 @dataclass
@@ -32,6 +45,7 @@ class Choice:
     p_mine: float
     score: float
     reason: str
+    kind: GuessKind
 
 
 def _neighbours(shape: tuple[int, int], cell: Coord) -> list[Coord]:
@@ -172,11 +186,11 @@ class Guesser:
         pool, safety = self.candidate_pool(cons, counts)
         if not counts.mines_known:
             cell = max(pool, key=lambda c: (safety[c], -self._covered_around(cons, c)))
-            return Choice(cell, 1.0 - safety[cell], safety[cell], "safest cell")
+            return Choice(cell, 1.0 - safety[cell], safety[cell], "safest cell", GuessKind.SAFEST)
         forced = self._forced_fifty_fifty(cons, counts)
         if forced is not None:
             return Choice(forced, 0.5, 0.5, "forced 50/50: no future number can tell these two "
-                                            "cells apart, so guess it now")
+                                            "cells apart, so guess it now", GuessKind.FORCED_FIFTY)
         # Before the one-candidate shortcut: the endgame search weighs every cell, and where a
         # single cell is far safer than the rest it may still not be the one that wins most.
         if self.endgame_layouts and counts.layouts <= self.endgame_layouts:
@@ -185,16 +199,16 @@ class Guesser:
                 cell, win = found
                 p = 1.0 - safety.get(cell, self._safety_of(cons, counts, cell))
                 return Choice(cell, p, win, f"endgame search over {counts.layouts} layouts: "
-                                            f"{win:.1%} to win from here")
+                                            f"{win:.1%} to win from here", GuessKind.ENDGAME)
         if len(pool) == 1:
             cell = pool[0]
-            return Choice(cell, 1.0 - safety[cell], safety[cell], "safest cell")
+            return Choice(cell, 1.0 - safety[cell], safety[cell], "safest cell", GuessKind.SAFEST)
         if self.pseudo_fifty:
             pseudo = pseudo_fifty_fifty(cons, counts, self.cache)
             if pseudo is not None:
                 return Choice(pseudo, 1.0 - safety[pseudo], safety[pseudo],
                               "pseudo-50/50: a mine only where it is half of a 50/50 nothing can "
-                              "resolve, so its risk comes anyway: take it now")
+                              "resolve, so its risk comes anyway: take it now", GuessKind.PSEUDO_FIFTY)
         scored = []
         floor = -1.0
         budget = _Budget(self.step_budget)
@@ -225,7 +239,8 @@ class Guesser:
                 break
         if not scored:
             cell = ranked[0]
-            return Choice(cell, 1.0 - safety[cell], safety[cell], "safest cell (look-ahead step budget spent)")
+            return Choice(cell, 1.0 - safety[cell], safety[cell], "safest cell (look-ahead step budget spent)",
+                          GuessKind.BUDGET)
         scored.sort(key=lambda t: (round(t[0], 12), round(t[1], 12), t[2]), reverse=True)
         score, progress, s, cell = scored[0]
         if self.close_margin:
@@ -238,12 +253,12 @@ class Guesser:
                     s = safety[cell]
                     return Choice(cell, 1.0 - s, deeper,
                                   f"two-guess look-ahead over {len(close)} close calls: {s:.1%} safe now, "
-                                  f"{deeper:.1%} to survive this and the next guess")
+                                  f"{deeper:.1%} to survive this and the next guess", GuessKind.TWO_GUESS)
         plain = not (self.progress_weight or self.second_weight or self.fifty_weight)   # a survival chance
         reason = (f"look-ahead: {s:.1%} safe now, "
                   + (f"{score:.1%} to survive the next move too, " if plain else f"score {score:.3f}, ")
                   + f"{progress:.0%} chance of a certain cell after it")
-        return Choice(cell, 1.0 - s, score, reason)
+        return Choice(cell, 1.0 - s, score, reason, GuessKind.LOOKAHEAD)
 
     def candidate_pool(self, cons: Constraints, counts: Counts) -> tuple[list[Coord], dict[Coord, float]]:
         """The cells worth a look-ahead, and the safety of each frontier cell and of them.
@@ -305,13 +320,8 @@ class Guesser:
         return None
 
     def _endgame(self, cons: Constraints):
-        layouts = enumerate_layouts(cons, self.endgame_layouts)
-        if not layouts:
-            return None
-        unknown = set(cons.index) | set(cons.background)
-        rows, cols = cons.shape
-        revealed = frozenset((r, c) for r in range(rows) for c in range(cols) if (r, c) not in unknown)
-        return Endgame(cons.shape, revealed, layouts, self.endgame_budget).best()
+        search = Endgame.of_position(cons, self.endgame_layouts, self.endgame_budget)
+        return None if search is None else search.best()
 
     @staticmethod
     def _safety_of(cons: Constraints, counts: Counts, cell: Coord) -> float:
