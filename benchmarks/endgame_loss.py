@@ -164,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
             out.flush()
 
     solver = make_solver(options, args.limit, args.budget, sink)
+    from minebot.cli import _raise_on_sigterm
+    _raise_on_sigterm()          # SIGTERM (a timeout, a kill) reports what was played, as Ctrl-C does
     played = 0
     code = EXIT_OK
     try:
@@ -175,9 +177,9 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"\r{played}/{len(games)} games, {len(rows)} positions", end="", file=sys.stderr)
             elif played % 50 == 0:
                 print(f"{played}/{len(games)} games, {len(rows)} positions", file=sys.stderr, flush=True)
-    except KeyboardInterrupt:
-        code = interrupt_exit_code(KeyboardInterrupt())
-        print("\ninterrupted: the figures of the games finished so far", file=sys.stderr)
+    except KeyboardInterrupt as stop:     # Ctrl-C, or SIGTERM (Terminated)
+        code = interrupt_exit_code(stop)
+        print("\nstopped: the figures of the games finished so far", file=sys.stderr)
         rows = [row for row in rows if row["game"] < played]
     finally:
         if out:
