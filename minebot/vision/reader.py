@@ -191,12 +191,12 @@ class Reader:
                                 f"calibrate NAME --game {self._game.name}')")
         return best[1], best[2], best[3]
 
-    def _fit(self, frame: np.ndarray, grid: Grid) -> tuple[Grid, TemplateSet | None, tuple]:
-        """The grid (a lattice moved to fit the looks) and the set that reads it best, with
-        its score (unmatched cells, mean distance)."""
+    def _fit(self, frame: np.ndarray, grid: Grid, game: GameProfile
+             ) -> tuple[Grid, TemplateSet | None, tuple]:
+        """The grid (a lattice moved to fit the looks) and the set of ``game`` that reads it
+        best, with its score (unmatched cells, mean distance)."""
         best: tuple | None = None
-        sets = [self._current] if self._current is not None else self._candidates(self._game)
-        for tset in sets:
+        for tset in self._candidates(game):
             fitted = grid
             if touching(grid):
                 fitted = align(frame, grid, lambda g, t=tset: _template_cost(frame, g, t))
@@ -301,39 +301,28 @@ class Reader:
 
         Each game this reader may read is tried in turn, its board found as that game draws
         it; the first whose looks read all but a few cells wins (GNOME Mines first, so its
-        frames cost one locate), else the one that reads most cells.
+        frames cost one locate), else the one that reads most cells. Once a frame was read,
+        the game read is tried first and alone while its looks read every cell; when it
+        finds no board, or one with cells its looks do not read, the other games are tried
+        once on this frame and the best read wins (a first detection can be wrong, and the
+        user can switch games). A frame no game reads still ends in ``NoBoardError``.
         """
         if self._grid is not None and self._grid.still_valid(frame):
             return self._grid
         self._grid = None
-        best: tuple | None = None
         shared: dict = {}
-        # once a frame was read, the reader keeps to that game (a live window does not turn
-        # into another game; a frame it cannot read is not a reason to look for one)
-        profiles = (self._known,) if self._known is not None else self._games
-        for profile in profiles:
-            try:
-                grid = locate_board(frame, profile, min_cells=4, cache=shared)
-            except NoGameError:
-                found = self._by_looks(frame, profile)
-                if found is None:
-                    continue
-                grid = found
-            self._game = profile
-            if not self._fixed:
-                self._current = None
-            if len(profiles) == 1:
-                best = (profile, grid, None, None)
-                break
-            try:
-                fitted, tset, score = self._fit(frame, grid)
-            except BadInputError:
-                continue
-            if best is None or score < best[3]:
-                best = (profile, fitted, tset, score)
-            if score[0] * UNREAD_SHARE <= fitted.rows * fitted.cols:
-                break   # this game's looks read (nearly) every cell: a hovered or changing
-                        # cell is that game's business, not a sign of another game
+        known = self._known
+        if len(self._games) == 1:      # the game was named: its lattice is trusted as found
+            best = self._detect(frame, self._games, shared, fit=False)
+        elif known is None:
+            best = self._detect(frame, self._games, shared)
+        else:
+            best = self._detect(frame, (known,), shared)
+            if best is None or best[3][0] > 0:
+                others = self._detect(frame, tuple(p for p in self._games if p is not known),
+                                      shared)
+                if others is not None and (best is None or others[3] < best[3]):
+                    best = others
         if best is None:
             state = screen_state(frame, self._covered_colours())
             what = {GameState.CHOOSER: "the level chooser is shown (no board)",
@@ -343,12 +332,39 @@ class Reader:
         profile, grid, tset, _ = best
         self._game = profile
         if tset is None and touching(grid):
-            grid, tset, _ = self._fit(frame, grid)
+            grid, tset, _ = self._fit(frame, grid, profile)
         self._grid = grid
         if not self._fixed:
             # a new window may have a new look: the set picked here, or again at the read
             self._current = tset
         return grid
+
+    def _detect(self, frame: np.ndarray, profiles: tuple[GameProfile, ...], shared: dict,
+                fit: bool = True) -> tuple | None:
+        """The best (game, grid, set, score) of ``profiles`` on ``frame``, or None when none
+        of them finds a board. Without ``fit`` the first board found is taken as it is (set
+        and score None): the game is known, its looks are matched at the read."""
+        best: tuple | None = None
+        for profile in profiles:
+            try:
+                grid = locate_board(frame, profile, min_cells=4, cache=shared)
+            except NoGameError:
+                found = self._by_looks(frame, profile)
+                if found is None:
+                    continue
+                grid = found
+            if not fit:
+                return profile, grid, None, None
+            try:
+                fitted, tset, score = self._fit(frame, grid, profile)
+            except BadInputError:
+                continue
+            if best is None or score < best[3]:
+                best = (profile, fitted, tset, score)
+            if score[0] * UNREAD_SHARE <= fitted.rows * fitted.cols:
+                break   # this game's looks read (nearly) every cell: a hovered or changing
+                        # cell is that game's business, not a sign of another game
+        return best
 
     def _by_looks(self, frame: np.ndarray, profile: GameProfile) -> Grid | None:
         """The board found by the looks of a set taught on a picture with no lines between its
