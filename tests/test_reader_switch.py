@@ -85,3 +85,17 @@ def test_chooser_after_another_game_says_chooser(known: str):
     with pytest.raises(NoBoardError) as info:
         reader.read(chooser)
     assert info.value.state is GameState.CHOOSER
+
+
+def test_another_games_board_in_a_known_window_is_never_played():
+    """The live game knows its window's game (recognised or named): a reading of another game
+    in it, as a reader that tries every game may give, is refused (``game_problem``)."""
+    from minebot.game.read_checks import game_problem
+    reader = Reader()
+    _assert_read(reader, "gnome-mines")
+    reading = reader.read(_frame("xdemineur"))
+    assert reading.game == "xdemineur"
+    assert game_problem(reading, "gnome-mines") == ("read a board of xdemineur in the GNOME Mines "
+                                                    "window")
+    assert game_problem(reading, "xdemineur") is None
+    assert game_problem(reading, None) is None      # no window known: the reading decides

@@ -81,6 +81,9 @@ class LiveGame(Game):
             known = ui is not None      # nothing recognised: the reader tries every game
             ui = ui or GnomeMinesUI()
         self.ui = ui
+        # the game whose window is played, when it was named or recognised: a reading of
+        # another game is never played on (``read_checks.game_problem``)
+        self.window_game: str | None = ui.profile.name if known else None
         if level is not None and level not in ui.levels:
             self.backend.close()
             raise BadInputError(f"unknown level {level!r} for {ui.name}: expected one of "
