@@ -71,9 +71,10 @@ def measure(kind: str, games: int) -> dict:
                     continue
                 x0, y0, x1, y1 = rects[cell]
                 before = game.grab()[y0:y1, x0:x1].copy()
-                x, y = game._cell_point(cell)
+                aim = game.on_screen()
+                x, y = aim.cell_point(cell)
                 t = time.perf_counter()
-                game.pointer.click_many([(x, y, "right")], game._bounds(), park=game._park_point())
+                game.pointer.click_many([(x, y, "right")], aim.bounds, park=aim.park_point())
                 while time.perf_counter() - t < 1.0:
                     import numpy as np
                     if not np.array_equal(game.grab()[y0:y1, x0:x1], before):

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from minebot.cli import main
+from minebot.cli import COMMANDS, main
 
 
 def run_cli(*args, env_extra=None, stdin=None):
@@ -51,6 +51,25 @@ def test_help_lists_commands_and_exit_codes():
 def test_every_subcommand_has_help(command):
     out = run_cli(command, "--help")
     assert out.returncode == 0 and "usage: minebot" in out.stdout
+
+
+def test_bench_help_reads_95_percent():
+    """The text is shared by ``minebot bench --help`` (shown as written) and the command list
+    of ``minebot --help`` (which argparse %-formats): both must read "95%", never "95%%"."""
+    own = run_cli("bench", "--help")
+    assert own.returncode == 0
+    assert "95% interval" in " ".join(own.stdout.split()) and "%%" not in own.stdout
+    listed = run_cli("--help")
+    assert listed.returncode == 0
+    assert "95% interval" in " ".join(listed.stdout.split()) and "%%" not in listed.stdout
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_no_help_text_shows_a_doubled_percent(command, capsys):
+    with pytest.raises(SystemExit) as done:
+        main([command, "--help"])
+    assert done.value.code == 0
+    assert "%%" not in capsys.readouterr().out
 
 
 def test_board_command_normalises_and_reports_errors(tmp_path):

@@ -278,7 +278,7 @@ def test_covered_board_is_raised_and_read_again_before_clicking(live_factory, xv
     try:
         game.start()
         frames_before = game.frame
-        map_cover(other, game._board_rect())
+        map_cover(other, game.on_screen().rect)
         after = game.act([Move(Action.OPEN, (4, 4))])
         assert game.x11.stacked_above(game.window.id) == []
         assert game.frame is not frames_before

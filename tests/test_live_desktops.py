@@ -174,7 +174,7 @@ def test_covered_board_is_raised_or_never_clicked(desktop, play):
     other = open_display(desktop.display)
     try:
         game.start()
-        b = game._board_rect()
+        b = game.on_screen().rect
         cover = map_cover(other, b)
         time.sleep(0.2)
         assert cover.id in game.x11.stacked_above(game.window.id)
@@ -202,7 +202,7 @@ def test_a_cover_kept_on_top_is_waited_for_never_clicked_through(desktop, play):
     other = open_display(desktop.display)
     gone_at: list[float] = []
     try:
-        cover = map_cover(other, game._board_rect())
+        cover = map_cover(other, game.on_screen().rect)
 
         def keep_on_top() -> None:
             end = time.monotonic() + 1.0

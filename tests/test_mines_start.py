@@ -108,16 +108,14 @@ def on_screen_of(path: Path, like: Path) -> Path:
 def test_a_look_read_as_another_game_does_not_hide_the_board():
     """The flaky start on native Wayland: an early look read as another game (here a real
     xdemineur screenshot) made a generic reader keep to that game, and the GNOME Mines board
-    that then showed was "no board" until the timeout. The game's own reader finds it."""
+    that then showed was "no board" until the timeout. A generic reader now tries the other
+    games on a frame its own cannot read, so it finds the board as the game's own reader does."""
     other = on_screen_of(XDEMINEUR, FRESH)
     assert Reader().read(cv2.imread(str(other))).game == "xdemineur"
-    with pytest.raises(DesktopError, match="no GNOME Mines board on the screen"):
-        wait_for_game(frames_of(other, FRESH), Reader().read, chooser=False, timeout=1,
-                      every=0.01)
-    frames = frames_of(other, FRESH)
-    wait_for_game(frames, Reader(game=GnomeMines.profile).read, chooser=False, timeout=5,
-                  every=0.01)
-    assert frames.capture.grabs == 3
+    for reader in (Reader(), Reader(game=GnomeMines.profile)):
+        frames = frames_of(other, FRESH)
+        wait_for_game(frames, reader.read, chooser=False, timeout=5, every=0.01)
+        assert frames.capture.grabs == 3
 
 
 def test_a_game_that_exits_stops_the_wait_at_once():

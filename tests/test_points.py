@@ -43,3 +43,32 @@ def test_without_a_board_the_pointer_parks_in_the_left_margin():
 def test_no_room_off_the_board_is_refused():
     with pytest.raises(NoGameError, match="no room"):
         park_point(REGION, Rect(101, 51, 398, 298))
+
+
+def test_board_on_screen_aims_inside_the_board_it_was_read_from():
+    """``BoardOnScreen`` (what ``LiveGame.on_screen`` hands out, and the clicker aims with) on a
+    real reading: every cell's centre lies inside that cell and inside the click bounds, which
+    are the board's; the pointer parks off the board, inside the region."""
+    from pathlib import Path
+
+    import cv2
+
+    from minebot.game.points import BoardOnScreen
+    from minebot.vision import Reader
+
+    png = Path(__file__).resolve().parents[1] / "fixtures" / "gnome-mines" / "classic-16x16-810x656-mid.png"
+    reading = Reader().read(cv2.imread(str(png)))
+    region = Rect(37, 21, 810, 656)
+    aim = BoardOnScreen.of(region, reading)
+    left, top, right, bottom = reading.board_px
+    assert aim.rect == Rect(37 + left, 21 + top, right - left, bottom - top)
+    assert aim.bounds == bounds(aim.rect)
+    rows, cols = reading.board.rows, reading.board.cols
+    for cell in [(r, c) for r in range(rows) for c in range(cols)]:
+        x, y = aim.cell_point(cell)
+        x0, y0, x1, y1 = reading.cell_rects[cell]
+        assert 37 + x0 <= x < 37 + x1 and 21 + y0 <= y < 21 + y1
+        assert aim.rect.contains(x, y)
+    x, y, limits = aim.park_point()
+    assert limits == bounds(region)
+    assert region.contains(x, y) and not aim.rect.contains(x, y)

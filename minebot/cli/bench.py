@@ -16,11 +16,13 @@ from typing import Iterator
 from ..errors import interrupt_exit_code
 from ..stats import wilson
 
-HELP = "benchmark the solver on the headless engine (win rate with 95%% interval, timings)"
+HELP = "benchmark the solver on the headless engine (win rate with 95% interval, timings)"
+"""Plain text: shown as it is in ``minebot bench --help`` (a description), and escaped where
+argparse %-formats it (a subcommand's ``help`` in ``minebot --help``)."""
 
 
 def register(sub) -> None:
-    p = sub.add_parser("bench", help=HELP, description=HELP + ".\n\n" + __doc__.split("\n\n", 1)[1],
+    p = sub.add_parser("bench", help=HELP.replace("%", "%%"), description=HELP + ".\n\n" + __doc__.split("\n\n", 1)[1],
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--size", default="30x16", help="board size COLSxROWS (default 30x16)")
     p.add_argument("--mines", type=int, default=99, help="number of mines (default 99)")

@@ -179,10 +179,9 @@ class GnomeMines(PrivateGame):
             if self.proc.poll() is not None:
                 raise DesktopError(f"gnome-mines exited at start (code {self.proc.returncode}); "
                                    f"log: {self.log_tail()}")
-        # A reader of GNOME Mines only: a generic one keeps to the first game it reads, and a
-        # frame of the window still being drawn was now and then read as another game (a
-        # lattice of cells is all xdemineur's locator needs); every later frame of the real
-        # board then read as "no board" until the timeout (seen once in 16 runs at load ~6).
+        # A reader of GNOME Mines only: a frame of the window still being drawn was now and
+        # then read as another game (a lattice of cells is all xdemineur's locator needs; seen
+        # once in 16 runs at load ~6), and this start waits for this game's board alone.
         wait_for_game(FrameSource(screen, screen.rect), Reader(game=self.profile).read,
                       chooser=self.level is None, timeout=self.timeout, alive=alive,
                       log=self.log_tail)

@@ -23,7 +23,7 @@ import numpy as np
 from ..board import Board
 from ..move import Move
 from .plan import Batch, move_of, move_shows, plan_batch
-from .points import board_rect, bounds, cell_point, park_point
+from .points import BoardOnScreen, bounds
 from .window_guard import WindowGuard
 
 PACED_WMS = frozenset({"Openbox"})
@@ -72,9 +72,8 @@ class Clicker:
              moves: Sequence[Move]) -> Sent | None:
         """Click ``moves`` on ``board`` as ``reading`` (of ``frame``) shows it; None when no
         move needs a click."""
-        region = self.guard.frames.region
-        batch = plan_batch(board, moves, lambda cell: cell_point(region, reading.cell_rects, cell),
-                           self.question_marks)
+        aim = BoardOnScreen.of(self.guard.frames.region, reading)
+        batch = plan_batch(board, moves, aim.cell_point, self.question_marks)
         if not batch.played:
             return None
         played = batch.played
@@ -83,9 +82,8 @@ class Clicker:
         window = self.guard.window
         # the window's geometry is checked again with each click, in the same server step
         hold = (window.id, window.rect) if window is not None else None
-        on_screen = board_rect(region, reading.board_px)
-        made = self.pointer.click_many(batch.points, bounds(on_screen),
-                                       park=park_point(region, on_screen), check=check, hold=hold)
+        made = self.pointer.click_many(batch.points, aim.bounds, park=aim.park_point(),
+                                       check=check, hold=hold)
         if len(made) < len(batch.points):
             # The window moved during the batch: it stopped at a move boundary (a move of two
             # clicks stopped between them counts as not done: its cell is read).

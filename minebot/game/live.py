@@ -32,13 +32,13 @@ import numpy as np
 from ..board import Board, Cell
 from ..desktop.frames import HOVER_GRACE
 from ..desktop.window import Rect
-from ..errors import BadInputError
+from ..errors import BadInputError, NoGameError
 from ..move import Move
 from . import new_games, observing
 from .acting import PACED_WMS, Clicker
 from .base import Game
 from .plan import expectation
-from .points import board_rect, bounds, cell_point, park_point
+from .points import BoardOnScreen, park_point
 from .read_checks import ScreenMismatchError
 from .saved_frames import save_frame
 from .ui import GameUI
@@ -81,6 +81,9 @@ class LiveGame(Game):
             known = ui is not None      # nothing recognised: the reader tries every game
             ui = ui or GnomeMinesUI()
         self.ui = ui
+        # the game whose window is played, when it was named or recognised: a reading of
+        # another game is never played on (``read_checks.game_problem``)
+        self.window_game: str | None = ui.profile.name if known else None
         if level is not None and level not in ui.levels:
             self.backend.close()
             raise BadInputError(f"unknown level {level!r} for {ui.name}: expected one of "
@@ -176,7 +179,7 @@ class LiveGame(Game):
         """Narrow a capture that can watch less than the screen (mutter's area cast) to the
         board just accepted: fewer pixels per frame, so each frame comes sooner."""
         if self.reading is not None:
-            self._narrow_capture(self._board_rect())
+            self._narrow_capture(self.on_screen().rect)
 
     def _narrow_capture(self, rect: Rect | None) -> None:
         focus = getattr(self.frames.capture, "focus", None) if self.frames is not None else None
@@ -200,23 +203,24 @@ class LiveGame(Game):
         self.backend.key(combo)
 
     # -- the pointer, on the last reading (``points``) --------------------------------------
-    def _board_rect(self) -> Rect:
-        return board_rect(self.region, self.reading.board_px)
+    def on_screen(self) -> BoardOnScreen:
+        """The board of the last reading on screen: its cells' centres, where a click may land
+        and where the pointer parks. Only for clicks aimed at that reading: after a move or
+        any doubt, read again first."""
+        if self.reading is None:
+            raise NoGameError("no board read yet: nothing to aim at")
+        return BoardOnScreen.of(self.region, self.reading)
 
-    def _bounds(self) -> tuple[int, int, int, int]:
-        return bounds(self._board_rect())
-
-    def _cell_point(self, cell: tuple[int, int]) -> tuple[float, float]:
-        return cell_point(self.region, self.reading.cell_rects, cell)
-
-    def _park_point(self, margin: bool = False) -> tuple[int, int, tuple[int, int, int, int]]:
+    def park_point(self, margin: bool = False) -> tuple[int, int, tuple[int, int, int, int]]:
         """Off the board as last read (``margin``, or no reading: the window's left margin,
         after a read that may have been spoiled by a pointer over the board)."""
-        return park_point(self.region, None if self.reading is None or margin else self._board_rect())
+        if self.reading is None or margin:
+            return park_point(self.region, None)
+        return self.on_screen().park_point()
 
     def park(self, margin: bool = False) -> None:
         """Pointer inside the window (or region) but off the board: no hovered cell."""
-        x, y, limits = self._park_point(margin)
+        x, y, limits = self.park_point(margin)
         self.pointer.move(x, y, limits)
 
     # -- observe -----------------------------------------------------------------------------

@@ -23,7 +23,8 @@ import numpy as np
 
 from ..board import Board, GameState
 from ..errors import NoGameError
-from .read_checks import ScreenMismatchError, complete_board, shape_problem, won_beyond_doubt
+from .read_checks import (ScreenMismatchError, complete_board, game_problem, shape_problem,
+                          won_beyond_doubt)
 
 if TYPE_CHECKING:   # pragma: no cover
     from .live import LiveGame
@@ -86,7 +87,7 @@ def observe(live: "LiveGame", expect=None) -> Board:
             time.sleep(0.02)
             continue
         board = complete_board(reading, frame, live.ui, live.mines_hint)
-        problem = shape_problem(board, live.expected_shape)
+        problem = game_problem(reading, live.window_game) or shape_problem(board, live.expected_shape)
         if problem is not None:
             last_error = ScreenMismatchError(problem)
             time.sleep(0.02)

@@ -7,6 +7,8 @@ tested without a display, and the live game (and the benchmarks) only call them.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from ..desktop.window import Rect
@@ -58,3 +60,42 @@ def park_point(region: Rect, board: Rect | None) -> tuple[int, int, Bounds]:
         if room < 2:
             raise NoGameError("no room off the board to park the pointer")
     return x, y, bounds(region)
+
+
+@dataclass(frozen=True, eq=False)
+class BoardOnScreen:
+    """One reading's board placed on the screen: each cell's centre, where a click may land and
+    where the pointer parks, all from the same reading.
+
+    Why a value: every click of a batch must be aimed at one reading (the one just taken) and
+    kept inside its board; the live game hands this out (``LiveGame.on_screen``) so that its
+    own clicker and a benchmark that clicks by itself aim by the same rules.
+    """
+
+    region: Rect
+    """The screen rectangle the reading's frame covers."""
+    board_px: tuple[int, int, int, int]
+    cell_rects: np.ndarray
+
+    @classmethod
+    def of(cls, region: Rect, reading) -> "BoardOnScreen":
+        """``reading`` (a ``minebot.vision.Reading``) of a frame of ``region``."""
+        return cls(region, tuple(reading.board_px), reading.cell_rects)
+
+    @property
+    def rect(self) -> Rect:
+        """The board on screen."""
+        return board_rect(self.region, self.board_px)
+
+    @property
+    def bounds(self) -> Bounds:
+        """Where a click may land: the board, nothing else."""
+        return bounds(self.rect)
+
+    def cell_point(self, cell: tuple[int, int]) -> tuple[float, float]:
+        """The centre of ``cell`` on screen."""
+        return cell_point(self.region, self.cell_rects, cell)
+
+    def park_point(self) -> tuple[int, int, Bounds]:
+        """Off this board, inside the region (``park_point``)."""
+        return park_point(self.region, self.rect)

@@ -54,6 +54,17 @@ def complete_board(reading, frame: np.ndarray | None, ui, mines: int | None) -> 
     return board
 
 
+def game_problem(reading, game: str | None) -> str | None:
+    """Why ``reading`` is not a board of ``game`` (the game whose window is played, when it is
+    known), or None. A reader that may read every game tries the others on a frame its own
+    game cannot read (``Reader.locate``); another game's board in this game's window is then a
+    misread, and this window's game decides how every move is made."""
+    if game is None or reading.game == game:
+        return None
+    from .. import games
+    return f"read a board of {games.get(reading.game).title} in the {games.get(game).title} window"
+
+
 def shape_problem(board: Board, expected: tuple[int, int] | None) -> str | None:
     """Why ``board`` is not of the ``expected`` (rows, cols) of this game, or None."""
     if expected is None or board.shape == expected:

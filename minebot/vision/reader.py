@@ -112,6 +112,19 @@ def infer_state(cells: np.ndarray, mines: int | None) -> GameState:
     return GameState.PLAYING
 
 
+@dataclass(frozen=True)
+class _Found:
+    """A board one game finds in a frame: its grid and, once the game's sets were fitted to
+    it, the set that reads it best, that read's score (unmatched cells, mean distance) and the
+    read itself (the match and the unsure numbers)."""
+
+    game: GameProfile
+    grid: Grid
+    tset: TemplateSet | None = None
+    score: tuple[int, float] | None = None
+    read: tuple[Match, dict] | None = None
+
+
 class Reader:
     """Reads boards from frames with one template set (named) or the best-fitting one."""
 
@@ -191,28 +204,27 @@ class Reader:
                                 f"calibrate NAME --game {self._game.name}')")
         return best[1], best[2], best[3]
 
-    def _fit(self, frame: np.ndarray, grid: Grid) -> tuple[Grid, TemplateSet | None, tuple]:
-        """The grid (a lattice moved to fit the looks) and the set that reads it best, with
-        its score (unmatched cells, mean distance)."""
-        best: tuple | None = None
-        sets = [self._current] if self._current is not None else self._candidates(self._game)
-        for tset in sets:
+    def _fit(self, frame: np.ndarray, grid: Grid, game: GameProfile) -> "_Found":
+        """The grid (a lattice moved to fit the looks) and the set of ``game`` that reads it
+        best, with its score and that read."""
+        best: _Found | None = None
+        cut: tuple | None = None    # (grid, its cells' pixels): one cut while the lattice stays
+        for tset in self._candidates(game):
             fitted = grid
             if touching(grid):
                 fitted = align(frame, grid, lambda g, t=tset: _template_cost(frame, g, t))
-            m, score = self._match_grid(frame, fitted, tset)
-            if best is None or score < best[2]:
-                best = (fitted, tset, score)
+            if cut is None or cut[0] is not fitted:
+                patches = grid_patches(frame, fitted.x0, fitted.x1, fitted.y0, fitted.y1)
+                cut = (fitted, patches.reshape(fitted.rows * fitted.cols, *patches.shape[2:]))
+            flat = cut[1]
+            m, unsure = self._classify(tset, frame, fitted, flat,
+                                       int(np.median(fitted.x1 - fitted.x0)))
+            score = self._score(m, tset)
+            if best is None or score < best.score:
+                best = _Found(game, fitted, tset, score, (m, unsure))
         if best is None:
-            return grid, None, (grid.rows * grid.cols, np.inf)
+            return _Found(game, grid, None, (grid.rows * grid.cols, np.inf))
         return best
-
-    def _match_grid(self, frame: np.ndarray, grid: Grid, tset: TemplateSet) -> tuple[Match, tuple[int, float]]:
-        """Every cell of ``grid`` read with ``tset``, and the score of that read."""
-        patches = grid_patches(frame, grid.x0, grid.x1, grid.y0, grid.y1)
-        flat = patches.reshape(grid.rows * grid.cols, *patches.shape[2:])
-        m, _ = self._classify(tset, frame, grid, flat, int(np.median(grid.x1 - grid.x0)))
-        return m, self._score(m, tset)
 
     def _classify(self, tset: TemplateSet, frame: np.ndarray, grid: Grid, flat: np.ndarray,
                   tile: int) -> tuple[Match, dict]:
@@ -297,20 +309,60 @@ class Reader:
         self._counter_cache = None
 
     def locate(self, frame: np.ndarray) -> Grid:
+        """The grid of ``frame`` (``_locate``)."""
+        return self._locate(frame)[0]
+
+    def _locate(self, frame: np.ndarray) -> tuple[Grid, tuple[Match, dict] | None]:
         """The grid of ``frame`` (cached while it still fits), and with it the game shown.
 
         Each game this reader may read is tried in turn, its board found as that game draws
         it; the first whose looks read all but a few cells wins (GNOME Mines first, so its
-        frames cost one locate), else the one that reads most cells.
+        frames cost one locate), else the one that reads most cells. Once a frame was read,
+        the game read is tried first and alone while its looks read every cell; when it
+        finds no board, or one with cells its looks do not read, the other games are tried
+        once on this frame and the best read wins (a first detection can be wrong, and the
+        user can switch games). A frame no game reads still ends in ``NoBoardError``.
+
+        Also returns the read of every cell that chose the set (match, unsure numbers), when
+        there was one on this frame: the read needs no second one.
         """
         if self._grid is not None and self._grid.still_valid(frame):
-            return self._grid
+            return self._grid, None
         self._grid = None
-        best: tuple | None = None
         shared: dict = {}
-        # once a frame was read, the reader keeps to that game (a live window does not turn
-        # into another game; a frame it cannot read is not a reason to look for one)
-        profiles = (self._known,) if self._known is not None else self._games
+        known = self._known
+        if len(self._games) == 1:      # the game was named: its lattice is trusted as found
+            best = self._detect(frame, self._games, shared, fit=False)
+        elif known is None:
+            best = self._detect(frame, self._games, shared)
+        else:
+            best = self._detect(frame, (known,), shared)
+            if best is None or best.score[0] > 0:
+                others = self._detect(frame, tuple(p for p in self._games if p is not known),
+                                      shared)
+                if others is not None and (best is None or others.score < best.score):
+                    best = others
+        if best is None:
+            state = screen_state(frame, self._covered_colours())
+            what = {GameState.CHOOSER: "the level chooser is shown (no board)",
+                    GameState.PAUSED: "the game is paused (\"Paused\" covers the board)"}.get(
+                        state, "no Minesweeper board found in the image")
+            raise NoBoardError(what, state) from None
+        if best.tset is None and touching(best.grid):
+            best = self._fit(frame, best.grid, best.game)
+        self._game = best.game
+        self._grid = best.grid
+        if not self._fixed:
+            # a new window may have a new look: the set picked here, or again at the read
+            self._current = best.tset
+        return best.grid, best.read if best.tset is self._current else None
+
+    def _detect(self, frame: np.ndarray, profiles: tuple[GameProfile, ...], shared: dict,
+                fit: bool = True) -> "_Found | None":
+        """The best board ``profiles`` find on ``frame``, or None when none of them finds one.
+        Without ``fit`` the first board found is taken as it is (no set, no score): the game
+        is known, its looks are matched at the read."""
+        best: _Found | None = None
         for profile in profiles:
             try:
                 grid = locate_board(frame, profile, min_cells=4, cache=shared)
@@ -319,36 +371,18 @@ class Reader:
                 if found is None:
                     continue
                 grid = found
-            self._game = profile
-            if not self._fixed:
-                self._current = None
-            if len(profiles) == 1:
-                best = (profile, grid, None, None)
-                break
+            if not fit:
+                return _Found(profile, grid)
             try:
-                fitted, tset, score = self._fit(frame, grid)
+                found = self._fit(frame, grid, profile)
             except BadInputError:
                 continue
-            if best is None or score < best[3]:
-                best = (profile, fitted, tset, score)
-            if score[0] * UNREAD_SHARE <= fitted.rows * fitted.cols:
+            if best is None or found.score < best.score:
+                best = found
+            if found.score[0] * UNREAD_SHARE <= found.grid.rows * found.grid.cols:
                 break   # this game's looks read (nearly) every cell: a hovered or changing
                         # cell is that game's business, not a sign of another game
-        if best is None:
-            state = screen_state(frame, self._covered_colours())
-            what = {GameState.CHOOSER: "the level chooser is shown (no board)",
-                    GameState.PAUSED: "the game is paused (\"Paused\" covers the board)"}.get(
-                        state, "no Minesweeper board found in the image")
-            raise NoBoardError(what, state) from None
-        profile, grid, tset, _ = best
-        self._game = profile
-        if tset is None and touching(grid):
-            grid, tset, _ = self._fit(frame, grid)
-        self._grid = grid
-        if not self._fixed:
-            # a new window may have a new look: the set picked here, or again at the read
-            self._current = tset
-        return grid
+        return best
 
     def _by_looks(self, frame: np.ndarray, profile: GameProfile) -> Grid | None:
         """The board found by the looks of a set taught on a picture with no lines between its
@@ -368,19 +402,22 @@ class Reader:
 
     def read(self, frame: np.ndarray) -> Reading:
         frame = as_frame(frame)
-        grid = self.locate(frame)
-        patches = grid_patches(frame, grid.x0, grid.x1, grid.y0, grid.y1)
-        tile = int(np.median(grid.x1 - grid.x0))
-        flat = patches.reshape(grid.rows * grid.cols, *patches.shape[2:])
-        if self._current is None:
-            self._current, m, unsure = self._pick(frame, grid, flat, tile)
+        grid, matched = self._locate(frame)
+        if matched is not None:
+            m, unsure = matched     # read with every set when one was chosen, on this frame
         else:
-            m, unsure = self._classify(self._current, frame, grid, flat, tile)
+            patches = grid_patches(frame, grid.x0, grid.x1, grid.y0, grid.y1)
+            tile = int(np.median(grid.x1 - grid.x0))
+            flat = patches.reshape(grid.rows * grid.cols, *patches.shape[2:])
+            m = None
+            if self._current is not None:
+                m, unsure = self._classify(self._current, frame, grid, flat, tile)
+                if not self._fixed and (m.distance > self._limit(self._current)).any():
+                    m = None    # the set picked on an earlier (e.g. all covered) frame may
+                                # not be this theme's
+            if m is None:
+                self._current, m, unsure = self._pick(frame, grid, flat, tile)
         bad = m.distance > self._limit(self._current)
-        if bad.any() and not self._fixed:
-            # the set picked on an earlier (e.g. all covered) frame may not be this theme's
-            self._current, m, unsure = self._pick(frame, grid, flat, tile)
-            bad = m.distance > self._limit(self._current)
         tset = self._current
         if bad.any():
             cells = [divmod(int(i), grid.cols) for i in np.flatnonzero(bad)]
