@@ -250,27 +250,15 @@ def positions_report(positions: list[Position], results: list[list]) -> str:
 
 def load_positions(path: str, options: dict) -> list[Position]:
     """``--positions``: one ``{"board": text, "cells": [...]}`` a line; errors name file:line."""
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise BadInputError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    from minebot.game.layouts import read_json_lines
     out = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        where = f"{path}:{number}"
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise BadInputError(f"{where}: not JSON ({exc.msg})") from None
+    for where, obj in read_json_lines(path, "positions"):
         if not isinstance(obj, dict) or not isinstance(obj.get("board"), str) or not isinstance(obj.get("cells"), list):
             raise BadInputError(f"{where}: expected {{\"board\": \"<board text>\", \"cells\": [[r, c], ...]}}")
         board = Board.parse(obj["board"], where)
         check_board(board, where)
         cells, labels = candidates(board, obj["cells"], where, options)
         out.append(Position(where, board, cells, labels))
-    if not out:
-        raise BadInputError(f"{path}: no positions in the file")
     return out
 
 
