@@ -94,3 +94,25 @@ def test_bad_positions_file_names_the_line(tool, tmp_path, capsys):
     assert f"{lines}:2" in err and "cell 0,4 is not unknown" in err
     assert tool.main(["--positions", str(tmp_path / "missing.jsonl")]) == EXIT_BAD_INPUT
     assert "missing.jsonl" in capsys.readouterr().err
+
+
+def test_ctrl_c_prints_the_rollouts_done(tmp_path):
+    """Interrupted after its first progress line, the tool prints the figures so far and exits 130."""
+    import signal
+    import subprocess
+    path = tmp_path / "pos.txt"
+    path.write_text(POSITION)
+    proc = subprocess.Popen([sys.executable, str(BENCH / "rollouts.py"), str(path), "0,5", "1,1",
+                             "--samples", "2000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = proc.stderr.readline()
+        assert "rollouts" in first
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130
+    assert "interrupted" in err
+    done = int(out.split("| 0,5 |")[1].split("|")[1].split("/")[1])
+    assert 200 <= done < 2000
