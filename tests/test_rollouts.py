@@ -116,3 +116,13 @@ def test_ctrl_c_prints_the_rollouts_done(tmp_path):
     assert "interrupted" in err
     done = int(out.split("| 0,5 |")[1].split("|")[1].split("/")[1])
     assert 200 <= done < 2000
+
+
+def test_a_board_no_layout_fits_is_one_line_and_exit_3(tool, tmp_path, capsys):
+    """A board that contradicts itself is refused before any rollout, with the solver's exit code."""
+    from minebot.errors import EXIT_INCONSISTENT
+    path = tmp_path / "pos.txt"
+    path.write_text('{"rows": 3, "cols": 6, "mines": 5}\n--3-1-\n----21\n----00\n')
+    assert tool.main([str(path), "0,0", "1,1", "--samples", "5"]) == EXIT_INCONSISTENT
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("rollouts: ") and "\n" not in err
