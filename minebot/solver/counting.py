@@ -148,7 +148,8 @@ def count_component(cells: list[int], numbers: list[tuple[tuple[int, ...], int]]
                            work=sum(len(states) for states in forward))
 
 
-def forward_pass(cells: list[int], numbers: list[tuple[tuple[int, ...], int]]):
+def forward_pass(cells: list[int], numbers: list[tuple[tuple[int, ...], int]]
+                 ) -> tuple[list[int], list[dict[tuple, int]], list[dict[tuple, tuple]], int]:
     """The forward DP: ``(order, forward, links, bits)``.
 
     ``forward[i]`` maps each state after the first i cells of ``order`` to its packed prefix
