@@ -72,27 +72,33 @@ def parse_layout(obj: object, where: str) -> Layout:
     return Layout(rows, cols, mines, first)
 
 
-def load_layouts(path: str | Path) -> list[Layout]:
+def read_json_lines(path: str | Path, what: str) -> list[tuple[str, object]]:
+    """The decoded objects of a JSONL file with where each came from (``file:line``), blank
+    lines skipped; a missing or unreadable file or a line that is not JSON is a
+    ``BadInputError`` naming it (``what`` says what the file should hold)."""
     path = Path(path)
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except FileNotFoundError:
         raise BadInputError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise BadInputError(f"{path}: cannot read layouts ({exc})") from None
-    layouts = []
+        raise BadInputError(f"{path}: cannot read {what} ({exc})") from None
+    out = []
     for lineno, line in enumerate(lines, 1):
         if not line.strip():
             continue
         where = f"{path}:{lineno}"
         try:
-            obj = json.loads(line)
+            out.append((where, json.loads(line)))
         except json.JSONDecodeError as exc:
             raise BadInputError(f"{where}: not JSON ({exc.msg} at column {exc.colno})") from None
-        layouts.append(parse_layout(obj, where))
-    if not layouts:
-        raise BadInputError(f"{path}: no layouts in the file")
-    return layouts
+    if not out:
+        raise BadInputError(f"{path}: no {what} in the file")
+    return out
+
+
+def load_layouts(path: str | Path) -> list[Layout]:
+    return [parse_layout(obj, where) for where, obj in read_json_lines(path, "layouts")]
 
 
 def save_layouts(path: str | Path, layouts: Iterable[Layout]) -> int:

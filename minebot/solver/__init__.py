@@ -21,7 +21,10 @@ Public API (SAT details stay inside this package)::
 contradicting numbers it finds (``err.cells``; ``err.uses_total`` when the mine total is part
 of the contradiction). ``next_moves`` returns every certain safe cell in one batch, or exactly
 one guess (a Move whose ``p_mine`` is its exact mine probability); flags only with
-``Solver(flag=True)``. ``noguess.no_guess_layouts`` draws boards logic alone can solve.
+``Solver(flag=True)``. ``noguess.no_guess_layouts`` draws boards logic alone can solve;
+``sampling.LayoutSampler(result.constraints).draw(rng)`` draws a whole mine layout uniformly
+among those that agree with a position and its mine total (exact counts, no rejection), for
+rollouts that play a guess out on many layouts.
 """
 
 from .analysis import Analysis, analyse, check_rules

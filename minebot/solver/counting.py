@@ -138,6 +138,25 @@ def count_component(cells: list[int], numbers: list[tuple[tuple[int, ...], int]]
     (Kronecker substitution): adding polynomials is one integer addition, "one more mine" is
     a shift, and the prefix x suffix products are integer multiplications, all exact.
     """
+    order, forward, links, bits = forward_pass(cells, numbers)
+    n = len(order)
+    final = forward[-1].get(())
+    if not final:
+        return None
+    return ComponentCounts(order, unpack(final, n + 1, bits), None,
+                           lambda: _backward(forward, links, n, bits),
+                           work=sum(len(states) for states in forward))
+
+
+def forward_pass(cells: list[int], numbers: list[tuple[tuple[int, ...], int]]
+                 ) -> tuple[list[int], list[dict[tuple, int]], list[dict[tuple, tuple]], int]:
+    """The forward DP: ``(order, forward, links, bits)``.
+
+    ``forward[i]`` maps each state after the first i cells of ``order`` to its packed prefix
+    polynomial; ``links[i][state]`` is ``(state if cell i is safe, state if it is a mine)``, None
+    where that choice breaks a number. Shared by the counting and by the layout sampler
+    (``sampling.py``), which walks the same states with its own backward table.
+    """
     order = _order(cells, numbers)
     n = len(order)
     bits = _field_bits(n)
@@ -193,12 +212,7 @@ def count_component(cells: list[int], numbers: list[tuple[tuple[int, ...], int]]
                 nxt[t1] = get(t1, 0) + (poly << bits)
         forward.append(nxt)
         links.append(link)
-    final = forward[-1].get(())
-    if not final:
-        return None
-    return ComponentCounts(order, unpack(final, n + 1, bits), None,
-                           lambda: _backward(forward, links, n, bits),
-                           work=sum(len(states) for states in forward))
+    return order, forward, links, bits
 
 
 def _backward(forward, links, n: int, bits: int) -> list[list[int]]:
