@@ -164,8 +164,6 @@ def main(argv: list[str] | None = None) -> int:
             out.flush()
 
     solver = make_solver(options, args.limit, args.budget, sink)
-    from minebot.cli import _raise_on_sigterm
-    _raise_on_sigterm()          # SIGTERM (a timeout, a kill) reports what was played, as Ctrl-C does
     played = 0
     code = EXIT_OK
     try:
@@ -191,4 +189,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    from minebot.cli import raise_on_sigterm
+    raise_on_sigterm()          # SIGTERM (a timeout, a kill) reports what was played, as Ctrl-C does
     sys.exit(main())

@@ -478,6 +478,6 @@ def _run(args: argparse.Namespace, command: str) -> int:
 
 
 if __name__ == "__main__":
-    from minebot.cli import _raise_on_sigterm
-    _raise_on_sigterm()           # SIGTERM stops a long run as Ctrl-C does: table printed, exit 143
+    from minebot.cli import raise_on_sigterm
+    raise_on_sigterm()           # SIGTERM stops a long run as Ctrl-C does: table printed, exit 143
     sys.exit(main())

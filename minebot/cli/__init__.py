@@ -57,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 0
-    previous = _raise_on_sigterm()
+    previous = raise_on_sigterm()
     try:
         return int(args.func(args) or 0)
     except MinebotError as exc:
@@ -74,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             signal.signal(signal.SIGTERM, previous)
 
 
-def _raise_on_sigterm():
+def raise_on_sigterm():
     """SIGTERM raises ``Terminated`` (a KeyboardInterrupt): commands stop as on Ctrl-C,
     closing what they opened and printing what they finished. Returns the previous handler
     (None when not in the main thread, where handlers cannot be set)."""
