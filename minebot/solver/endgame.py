@@ -6,8 +6,9 @@ the layouts into groups; recurse on each group. The win probability of a cell is
 layout-weighted sum over its groups. Certainly safe cells are always opened first, all at once
 (they can only add information); the area a 0 opens is exactly such a set of cells, so the
 search needs no flood fill of its own. Results are memoised on the remaining layouts (they
-alone decide a node's value), and cells that split the layouts alike are searched once; a node budget bounds the work, and when it runs out the search gives up
-and the look-ahead decides instead.
+alone decide a node's value), and cells that split the layouts alike are searched once; a node
+budget bounds the work, and when it runs out the search gives up and the look-ahead decides
+instead.
 
 The layouts are a boolean matrix (layout x unknown cell) and the value every cell would show
 under every layout is one matrix product, so a node costs a few numpy operations over its
@@ -180,17 +181,29 @@ class Endgame:
         if cell not in self.cells:
             return 0.0
         j = self.cells.index(cell)
-        idx = np.arange(self.shows.shape[0])
-        hidden = np.ones(self.shows.shape[1], dtype=bool)
-        hidden[j] = False
-        column = self.shows[:, j]
-        alive = column >= 0
         try:
-            total = sum(len(members) * self._value(hidden, members)
-                        for members in (idx[alive][column[alive] == v] for v in np.unique(column[alive])))
+            return self._open(np.ones(self.shows.shape[1], dtype=bool), np.arange(self.shows.shape[0]),
+                              j, self.shows[:, j], -1.0)
         except BudgetExceeded:
             return None
-        return total / len(idx)
+
+    def _open(self, hidden: np.ndarray, idx: np.ndarray, c: int, column: np.ndarray, floor: float) -> float:
+        """Win probability of opening cell ``c`` (its values ``column`` over the layouts ``idx``)
+        and playing best after it. Stops early, with some value at most ``floor``, once even
+        winning every group still to be searched could not beat ``floor``."""
+        k = len(idx)
+        nxt = hidden.copy()
+        nxt[c] = False
+        alive = column >= 0
+        members_all, values = idx[alive], column[alive]
+        total, left = 0.0, float(len(members_all))
+        for v in np.flatnonzero(np.bincount(values, minlength=9)):
+            members = members_all[values == v]
+            total += len(members) * self._value(nxt, members)
+            left -= len(members)
+            if (total + left) / k <= floor + 1e-12:
+                break   # even winning every remaining group would not beat the floor
+        return total / k
 
     def _value(self, hidden: np.ndarray, idx: np.ndarray) -> float:
         """Win probability from a node: certain cells opened at once, else the best guess.
@@ -259,19 +272,7 @@ class Endgame:
             if (signature := column.tobytes()) in seen:
                 continue
             seen.add(signature)
-            c = int(cols[j])
-            nxt = hidden.copy()
-            nxt[c] = False
-            alive = column >= 0
-            members_all, values = idx[alive], column[alive]
-            total, left = 0.0, float(len(members_all))
-            for v in np.flatnonzero(np.bincount(values, minlength=9)):
-                members = members_all[values == v]
-                total += len(members) * self._value(nxt, members)
-                left -= len(members)
-                if (total + left) / k <= best + 1e-12:
-                    break   # even winning every remaining group would not beat the best
-            value = total / k
+            value = self._open(hidden, idx, int(cols[j]), column, best)
             if value > best + 1e-12:
-                best_cell, best = c, value
+                best_cell, best = int(cols[j]), value
         return best_cell, best
