@@ -155,7 +155,7 @@ def forward_pass(cells: list[int], numbers: list[tuple[tuple[int, ...], int]]
     ``forward[i]`` maps each state after the first i cells of ``order`` to its packed prefix
     polynomial; ``links[i][state]`` is ``(state if cell i is safe, state if it is a mine)``, None
     where that choice breaks a number. Shared by the counting and by the layout sampler
-    (``sampling.py``), which walks the same states with its own backward table.
+    (``sampling.py``), which walks the same states with the completions of ``backward_pass``.
     """
     order = _order(cells, numbers)
     n = len(order)
@@ -216,25 +216,35 @@ def forward_pass(cells: list[int], numbers: list[tuple[tuple[int, ...], int]]
 
 
 def _backward(forward, links, n: int, bits: int) -> list[list[int]]:
-    """Completions from each state by mines in the suffix, combined with the prefixes into
-    per-cell mine counts: sum over states of prefix(x) * x * suffix(x)."""
-    backward: dict[tuple, int] = {(): 1}
+    """Per-cell mine counts (see ``backward_pass``)."""
+    return backward_pass(links, n, bits, forward)[1]
+
+
+def backward_pass(links, n: int, bits: int, forward=None) -> tuple[list[dict], list[list[int]]]:
+    """``(completions, mine_counts)``: ``completions[i][state]`` is the packed polynomial of the
+    ways to finish cells i.. from ``state`` (by mines in the suffix); given the forward pass,
+    ``mine_counts[i]`` is how many layouts by mine count make cell i a mine, the sum over states
+    of prefix(x) * x * suffix(x) (else empty). The counting needs the counts, the layout sampler
+    (``sampling.py``) the completions."""
+    completions: list[dict] = [{}] * n + [{(): 1}]
     mine_counts: list[list[int]] = [[]] * n
+    backward = completions[n]
     for i in range(n - 1, -1, -1):
         prev: dict[tuple, int] = {}
-        fwd = forward[i]
+        fwd = forward[i] if forward is not None else None
         acc = 0
         for state, (t0, t1) in links[i].items():
             b0 = backward.get(t0, 0) if t0 is not None else 0
             b1 = backward.get(t1, 0) if t1 is not None else 0
-            if b1:
+            if b1 and fwd is not None:
                 acc += fwd[state] * b1
             poly = b0 + (b1 << bits)
             if poly:
                 prev[state] = poly
-        mine_counts[i] = unpack(acc << bits, n + 1, bits)
-        backward = prev
-    return mine_counts
+        if fwd is not None:
+            mine_counts[i] = unpack(acc << bits, n + 1, bits)
+        completions[i] = backward = prev
+    return completions, mine_counts
 
 
 def convolve(a: list[int], b: list[int]) -> list[int]:

@@ -29,7 +29,7 @@ import numpy as np
 
 from ..errors import BadInputError, InconsistentBoardError
 from .constraints import Constraints
-from .counting import convolve, forward_pass
+from .counting import backward_pass, convolve, forward_pass, unpack
 
 Coord = tuple[int, int]
 
@@ -74,21 +74,11 @@ class _Component:
     def build(cls, cells: list[int], numbers: list[tuple[tuple[int, ...], int]]) -> "_Component | None":
         order, _forward, links, bits = forward_pass(cells, numbers)
         n = len(order)
-        completions: list[dict] = [{}] * n + [{(): 1}]
-        for i in range(n - 1, -1, -1):
-            after = completions[i + 1]
-            here: dict = {}
-            for state, (t0, t1) in links[i].items():
-                poly = (after.get(t0, 0) if t0 is not None else 0) + \
-                    ((after.get(t1, 0) << bits) if t1 is not None else 0)
-                if poly:
-                    here[state] = poly
-            completions[i] = here
+        completions, _ = backward_pass(links, n, bits)
         root = completions[0].get(())
         if not root:
             return None
-        mask = (1 << bits) - 1
-        return cls(order, links, completions, bits, [(root >> (k * bits)) & mask for k in range(n + 1)])
+        return cls(order, links, completions, bits, unpack(root, n + 1, bits))
 
     def draw(self, rng: np.random.Generator, mines: int) -> list[int]:
         """The variables that are mines in a uniform layout of this component with ``mines`` mines."""
