@@ -25,7 +25,6 @@ Layouts are drawn in the parent from ``--seed`` (position i of a file: seed ``[s
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 import time
@@ -120,18 +119,13 @@ def engine_at(board: Board, mine: np.ndarray):
     return game
 
 
-_SOLVERS: dict = {}      # one Solver per worker and options (its count cache is reused)
-
-
 def rollout(task: tuple) -> tuple[int, list[bool]]:
     """Play one layout with every candidate (in a worker): (position index, won per candidate)."""
     index, text, cells, mine, spec = task
     from minebot.loop import play_game
     from minebot.move import Action, Move
-    from minebot.solver import Solver
-    solver = _SOLVERS.get(spec)
-    if solver is None:
-        solver = _SOLVERS[spec] = Solver(**json.loads(spec))
+    from minebot.cli.bench import solver_for
+    solver = solver_for(spec)
     board = Board.parse(text)
     won = []
     for cell in cells:
@@ -161,15 +155,14 @@ def tasks(positions: list[Position], drawers: list, samples: int, seed: int, spe
 def run(positions: list[Position], drawers: list, samples: int, seed: int, jobs: int,
         spec: str) -> tuple[list[list], bool]:
     """Outcomes per position (one list of wins per layout) and whether Ctrl-C stopped the run."""
-    import multiprocessing
-    from minebot.cli.bench import _worker_init
+    from minebot.cli.bench import play_tasks
     results: list[list] = [[] for _ in positions]
     total = samples * len(positions)
     done = 0
     start = time.perf_counter()
-    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_worker_init)
+    outcomes = play_tasks(tasks(positions, drawers, samples, seed, spec), jobs, rollout)
     try:
-        for index, won in pool.imap(rollout, tasks(positions, drawers, samples, seed, spec), chunksize=1):
+        for index, won in outcomes:
             results[index].append(won)
             done += 1
             if sys.stderr.isatty():
@@ -180,8 +173,7 @@ def run(positions: list[Position], drawers: list, samples: int, seed: int, jobs:
     except KeyboardInterrupt:
         stopped = True
     finally:
-        pool.terminate()
-        pool.join()
+        outcomes.close()        # stops the workers
         if sys.stderr.isatty():
             print("", file=sys.stderr)
     return results, stopped

@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 import time
-from typing import Iterator
+from typing import Callable, Iterable, Iterator
 
 from ..errors import interrupt_exit_code
 from ..stats import wilson
@@ -90,10 +90,7 @@ def _play(task: tuple) -> tuple[bool, float, list[float], float]:
     flags_to_win = bool(rest and rest[0])
     from ..game.engine import EngineGame
     from ..loop import play_game
-    from ..solver import Solver
-    solver = _SOLVERS.get(spec)
-    if solver is None:
-        solver = _SOLVERS[spec] = Solver(**json.loads(spec))
+    solver = solver_for(spec)
     game = EngineGame(rows, cols, mines, rules=rules, seed=seed, layout=layout, first_click=first,
                       flags_to_win=flags_to_win)
     cpu = time.process_time()
@@ -102,6 +99,15 @@ def _play(task: tuple) -> tuple[bool, float, list[float], float]:
 
 
 _SOLVERS: dict = {}      # one Solver per worker and spec (its count cache is reused across games)
+
+
+def solver_for(spec: str):
+    """This worker's Solver for a ``solver_spec``, built on first use and then kept."""
+    from ..solver import Solver
+    solver = _SOLVERS.get(spec)
+    if solver is None:
+        solver = _SOLVERS[spec] = Solver(**json.loads(spec))
+    return solver
 
 
 def solver_spec(encoding: str = "native", options: dict | None = None) -> str:
@@ -187,8 +193,9 @@ def layout_tasks(layouts: list, rules: str, first: tuple[int, int] | None = None
             for lay in layouts]
 
 
-def play_tasks(tasks: list[tuple], jobs: int) -> Iterator[tuple]:
-    """The outcomes of ``tasks`` in task order (see ``summarise`` for their form).
+def play_tasks(tasks: Iterable[tuple], jobs: int, work: Callable[[tuple], tuple] = _play) -> Iterator[tuple]:
+    """The outcomes of ``tasks`` in task order (see ``summarise`` for their form), each played
+    by ``work`` in a worker (by default one game of ``minebot bench``; other tools pass their own).
 
     Games always run in worker processes, even with one job: the parent only waits, so it
     answers Ctrl-C and SIGTERM at once and ends a worker stuck in a long move on a huge board.
@@ -196,7 +203,7 @@ def play_tasks(tasks: list[tuple], jobs: int) -> Iterator[tuple]:
     import multiprocessing
     pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_worker_init)
     try:
-        yield from pool.imap(_play, tasks, chunksize=1 if jobs == 1 else 4)
+        yield from pool.imap(work, tasks, chunksize=1 if jobs == 1 else 4)
     finally:
         pool.terminate()
         pool.join()
