@@ -84,11 +84,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = ap.parse_args(argv)
 
+    from minebot.cli.bench import game_seed
     from minebot.levels import parse_cell, parse_size
     rows, cols = parse_size(args.size)
     first = parse_cell(args.first) if args.first else None
     opts_a, opts_b = _options(args.a, "--a"), _options(args.b, "--b")
-    tasks = [(i, rows, cols, args.mines, args.rules, first, args.seed * 1_000_003 + i, opts_a, opts_b)
+    tasks = [(i, rows, cols, args.mines, args.rules, first, game_seed(args.seed, i), opts_a, opts_b)
              for i in range(args.games)]
     outcomes: list[tuple[int, bool, bool]] = []
     start = time.perf_counter()

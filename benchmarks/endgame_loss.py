@@ -136,9 +136,10 @@ def games_to_play(args) -> list:
             raise BadInputError(f"{args.boards}: no layouts in the file")
         return [(lay.rows, lay.cols, len(lay.mines), None, lay, lay.first) for lay in layouts]
     rows, cols = parse_size(args.size)
+    from minebot.cli.bench import game_seed
     from minebot.solver.solver import default_first_click
     first = default_first_click(rows, cols, args.rules)
-    return [(rows, cols, args.mines, args.seed * 1_000_003 + i, None, first) for i in range(args.games)]
+    return [(rows, cols, args.mines, game_seed(args.seed, i), None, first) for i in range(args.games)]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -15,6 +15,7 @@ import time
 
 import numpy as np
 
+from minebot.cli.bench import game_seed
 from minebot.game.engine import EngineGame
 from minebot.loop import play_game
 from minebot.solver import Solver
@@ -40,7 +41,7 @@ def main() -> None:
     boards = []
     solver = Solver()
     for i in range(args.games):
-        game = EngineGame(16, 30, 99, rules="zero", seed=args.seed * 1_000_003 + i, first_click=(3, 3))
+        game = EngineGame(16, 30, 99, rules="zero", seed=game_seed(args.seed, i), first_click=(3, 3))
         play_game(game, solver, on_step=lambda b, moves: boards.append(b) if moves and b.revealed.any() else None)
     cons = [build_constraints(b, b.mines) for b in boards]
     rows = [

@@ -179,8 +179,14 @@ def _tasks(args) -> list[tuple]:
             from ..game.layouts import save_layouts
             save_layouts(args.save_boards, layouts)
         return [(rows, cols, args.mines, args.rules, start, None, lay, spec) for lay in layouts]
-    return [(rows, cols, args.mines, args.rules, first, args.seed * 1_000_003 + i, None, spec)
+    return [(rows, cols, args.mines, args.rules, first, game_seed(args.seed, i), None, spec)
             for i in range(args.games)]
+
+
+def game_seed(seed: int, i: int) -> int:
+    """The engine seed of game ``i`` of ``--seed`` (tools that play "the same seeded games" as
+    ``minebot bench`` use it too)."""
+    return seed * 1_000_003 + i
 
 
 def layout_tasks(layouts: list, rules: str, first: tuple[int, int] | None = None,
