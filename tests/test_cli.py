@@ -108,3 +108,16 @@ def test_play_lists_and_checks_backends():
     bad = subprocess.run([sys.executable, "-m", "minebot", "play", "--backend", "nope"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "--backend nope" in bad.stderr and "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize("command", ["play", "demo"])
+def test_play_and_demo_take_the_solver_presets_and_refuse_a_bad_one_before_starting(command, tmp_path, capsys):
+    """``--solver`` reaches the commands that play a window; a bad value is one line and exit 2
+    before any display, game or click (no display is set here)."""
+    outputs = ["--log", str(tmp_path / "games.jsonl")] if command == "play" else ["--out", str(tmp_path / "out")]
+    for text, word in (("strongest", "preset"), ('{"no_such": 1}', "no_such")):
+        assert main([command, *outputs, "--solver", text]) == 2
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and word in err and "--solver" in err
+    help_text = run_cli(command, "--help").stdout
+    assert "--solver" in help_text and "strong" in help_text

@@ -4,6 +4,7 @@ never certain mines."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from minebot.board import Board
 from minebot.move import Action
@@ -54,9 +55,11 @@ def test_forced_fifty_fifty_is_recognised():
     assert not solver.last_reason.startswith("forced 50/50")
 
 
-def test_guesses_are_never_certain_mines_and_are_among_the_safest():
+@pytest.mark.parametrize("preset", ["default", "strong"])
+def test_guesses_are_never_certain_mines_and_report_their_exact_risk(preset):
+    from minebot.solver import PRESETS
     rng = np.random.default_rng(3)
-    solver = Solver()
+    solver = Solver(**PRESETS.get(preset, {}))
     checked = 0
     while checked < 40:
         board, _ = random_position(rng, max_unknown=14)
@@ -174,7 +177,7 @@ def test_look_ahead_survival_matches_enumeration():
             if analysis.fraction(cell) == 1:
                 continue
             for guesser, weight in ((plain, 0.0), (blend, 0.2)):
-                score, progress = guesser._look_ahead(cons, cell, counts.layouts)
+                score, progress, _clears = guesser._look_ahead(cons, cell, counts.layouts)
                 want_score, want_progress = _look_ahead_by_enumeration(board, cell, weight)
                 assert abs(score - want_score) < 1e-9 and abs(progress - want_progress) < 1e-9
             checked += 1
@@ -185,7 +188,7 @@ def test_look_ahead_survival_matches_enumeration():
 def test_potential_fifty_fifty_counts_pairs_nothing_can_tell_apart():
     from minebot.solver.constraints import build_constraints
     from minebot.solver.probability import count_position
-    from minebot.solver.strategy import potential_fifty_fifty
+    from minebot.solver.fifty_fifty import potential_fifty_fifty
     # Two cells under two 1s, nothing beyond their ends: a 50/50 in every layout.
     board = Board.parse('{"mines": 1}\n11\n--\n')
     cons = build_constraints(board, 1)
@@ -202,7 +205,7 @@ def test_potential_fifty_fifty_counts_pairs_nothing_can_tell_apart():
 def test_pseudo_fifty_fifty_is_a_cell_that_is_a_mine_only_inside_such_a_pair():
     from minebot.solver.constraints import build_constraints
     from minebot.solver.probability import count_position
-    from minebot.solver.strategy import pseudo_fifty_fifty
+    from minebot.solver.fifty_fifty import pseudo_fifty_fifty
     board = Board.parse('{"mines": 1}\n11\n--\n')
     cons = build_constraints(board, 1)
     assert pseudo_fifty_fifty(cons, count_position(cons)) == (1, 0)
@@ -243,3 +246,81 @@ def test_edge_background_cells_are_two_steps_out_from_a_number():
     import pytest
     with pytest.raises(ValueError):
         Solver(edge_background=-1)
+
+
+def test_dead_cells_show_one_number_in_every_layout_where_they_are_safe():
+    """Every cell dead_cells names shows the same number in all listed layouts where it is
+    safe; and the test is not empty: it meets dead cells, living ones, and undecided dead ones."""
+    from minebot.board import neighbours
+    from minebot.solver.constraints import build_constraints
+    from minebot.solver.probability import count_position
+    from minebot.solver.dead_cells import dead_cells
+    rng = np.random.default_rng(5)
+    found = undecided = living = 0
+    for _ in range(1500):
+        board, _ = random_position(rng, max_unknown=14)
+        cons = build_constraints(board, board.mines)
+        counts = count_position(cons)
+        if counts is None or counts.layouts == 0:
+            continue
+        unknown, layouts = brute_force(board, board.mines)
+        layouts = layouts.astype(bool)
+        dead = dead_cells(cons, counts)
+        for cell in cons.cells:
+            k = unknown.index(cell)
+            safe = layouts[~layouts[:, k]]
+            if not len(safe):
+                continue
+            around = [unknown.index(x) for x in neighbours(board.rows, board.cols, *cell) if x in unknown]
+            shows = np.unique(safe[:, around].sum(axis=1))
+            if cell in dead:
+                assert len(shows) == 1, (board.to_text(), cell)
+                found += 1
+                undecided += 0 < layouts[:, k].sum() < len(layouts)
+            else:
+                living += len(shows) > 1
+    assert found >= 30 and undecided >= 10 and living >= 30
+
+
+def test_living_look_ahead_leaves_dead_cells_out_of_the_next_move():
+    """With ``living``, the look-ahead's next-move safety is that of the safest cell that is not
+    dead (dead_cells of the position after the reveal), against enumeration of layouts."""
+    from minebot.board import neighbours
+    from minebot.solver.constraints import build_constraints, with_revealed
+    from minebot.solver.probability import CountCache, count_position
+    from minebot.solver.dead_cells import dead_cells
+    from minebot.solver.strategy import Guesser
+    rng = np.random.default_rng(8)
+    guesser = Guesser(CountCache(), living=True)
+    checked = differs = 0
+    for _ in range(3000):
+        if checked >= 100 and differs >= 4:
+            break
+        board, _ = random_position(rng, max_unknown=12)
+        cons = build_constraints(board, board.mines)
+        counts = count_position(cons)
+        if counts is None or counts.layouts == 0:
+            continue
+        unknown, layouts = brute_force(board, board.mines)
+        layouts = layouts.astype(bool)
+        for cell in cons.cells[:4]:
+            k = unknown.index(cell)
+            if layouts[:, k].all():
+                continue
+            around = [unknown.index(x) for x in neighbours(board.rows, board.cols, *cell) if x in unknown]
+            alive = layouts[~layouts[:, k]]
+            values = alive[:, around].sum(axis=1)
+            want = 0.0
+            for value in np.unique(values):
+                group = alive[values == value]
+                nxt = with_revealed(cons, cell, int(value))
+                dead = dead_cells(nxt, count_position(nxt))
+                safety = {j: 1.0 - group[:, j].mean() for j, x in enumerate(unknown) if j != k and not group[:, j].all()}
+                pool = [j for j in safety if unknown[j] not in dead] or list(safety)
+                best = max((safety[j] for j in pool), default=1.0)
+                want += len(group) / len(layouts) * best
+                differs += bool(safety) and best < max(safety.values())
+            score = guesser._look_ahead(cons, cell, counts.layouts).survive
+            assert abs(score - want) < 1e-9, (board.to_text(), cell)
+            checked += 1
+    assert checked >= 100 and differs >= 4

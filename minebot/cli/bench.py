@@ -44,12 +44,17 @@ def register(sub) -> None:
                    help="with --no-guess: also write the generated layouts to this JSONL file")
     p.add_argument("--encoding", default="native", choices=("native", "binomial"),
                    help="backbone encoding (default native)")
-    p.add_argument("--solver", default=None, metavar="JSON|NAME",
-                   help="Solver tuning as a JSON object, e.g. '{\"step_budget\": 4000}' (a larger guess "
-                        "budget), or a preset name: 'strong' (stronger guessing at 1.3-1.7 times "
-                        "the CPU): to measure a variant's strength and speed on the same games")
+    add_solver_option(p, "to measure a variant's strength and speed on the same games")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(func=run)
+
+
+def add_solver_option(p: argparse.ArgumentParser, purpose: str) -> None:
+    """``--solver JSON|NAME`` (read with solver_options), for every command that plays."""
+    p.add_argument("--solver", default=None, metavar="JSON|NAME",
+                   help="Solver tuning as a JSON object, e.g. '{\"step_budget\": 4000}' (a larger guess "
+                        "budget), or a preset name: 'strong' (stronger guessing, at several times the "
+                        f"CPU per guess): {purpose}")
 
 
 def solver_options(text: str | None) -> dict:

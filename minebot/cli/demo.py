@@ -15,6 +15,8 @@ import os
 import time
 from pathlib import Path
 
+from .bench import add_solver_option, solver_options
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -48,6 +50,7 @@ the game a native Wayland client.""")
                         "RemoteDesktop)")
     p.add_argument("--record", metavar="DIR", help="also record every frame and move (minebot replay)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON on the last line")
+    add_solver_option(p, "how the bot guesses (default: the default solver)")
     p.add_argument("--font", metavar="FAMILY",
                    help='the font the game draws its digits in (its "Monospace"), e.g. '
                         '"DejaVu Sans Mono"; default: what the machine resolves Monospace to')
@@ -118,6 +121,7 @@ def run(args: argparse.Namespace) -> int:
     check_file(log, "--out")
     if args.record:
         check_folder(args.record, "--record")
+    solver_settings = solver_options(args.solver)
     session = Session(log, out)
     crops = crops_folder(out)
     recorder = Recording(args.record) if args.record else None
@@ -145,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
                                                        level=first, font=args.font))
                 print(f"demo: private GNOME Mines ({args.theme}, window {window[0]}x{window[1]})",
                       flush=True)
-            solver = Solver()
+            solver = Solver(**solver_settings)
             try:
                 for level, count in (("beginner", args.beginner), ("expert", args.expert)):
                     if not count:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from ..errors import BadInputError
 from ..outputs import check_file, check_folder, save_png, write_failed
+from .bench import add_solver_option, solver_options
 
 SUMMARY_KEYS = ("games", "wins", "win_rate", "median_seconds", "clicks", "guesses")
 
@@ -74,6 +75,7 @@ a game on a private virtual display, see `minebot demo`.""")
     p.add_argument("--no-window", action="store_true",
                    help="do not look for the window by its title: locate the board on the whole "
                         "screen (also the fallback when no GNOME Mines window is found)")
+    add_solver_option(p, "how the bot guesses (default: the default solver)")
     p.add_argument("--display", help="X display (default $DISPLAY)")
     p.add_argument("--backend", metavar="NAME",
                    help="force a desktop backend instead of detecting it ('list' prints them; "
@@ -267,6 +269,7 @@ def run(args: argparse.Namespace) -> int:
     frames = screenshots or check_folder(".", "the current folder (frames of stopped games)")
     if args.record:
         check_folder(args.record, "--record")
+    solver_settings = solver_options(args.solver)
     from ..game.live import LiveGame
     from ..game.replay import Recording
     from ..solver import Solver
@@ -287,7 +290,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.json:
         print(f"minebot: {game.backend.name} backend on {game.backend.display}", file=sys.stderr)
     try:
-        play_session(game, Solver(), args.games, session, level, custom,
+        play_session(game, Solver(**solver_settings), args.games, session, level, custom,
                      keep_going=args.keep_going)
     except KeyboardInterrupt as exc:
         session.report(args.json)

@@ -17,11 +17,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 from ..board import neighbours
 from .backbone import _solver_for, any_certain_safe, frontier_bounds
 from .endgame import Endgame
-from .constraints import Constraints, with_fixed, with_revealed
+from .constraints import Constraints, with_revealed
+from .dead_cells import DeadCells, first_living
+from .fifty_fifty import FiftyFifties
 from .probability import CountCache, Counts, count_position
 
 Coord = tuple[int, int]
@@ -61,16 +64,25 @@ def best_safety(counts: Counts, cons: Constraints) -> tuple[float, bool]:
     return best, certain
 
 
-def two_best_safeties(counts: Counts, cons: Constraints) -> tuple[float, float, bool]:
+def two_best_safeties(counts: Counts, cons: Constraints, living: bool = False) -> tuple[float, float, bool]:
     """(safest, second safest unknown cell's safety, whether some cell is certainly safe).
 
     Cells that are mines in every layout are never played, so they do not count; with one
     playable cell the second safety is the first (nothing else to fall back on). A position
     whose unknown cells are all certain mines is won: both 1.
+
+    With ``living``, dead cells (see dead_cells) do not count either, certain or not: opening
+    one shows a number already known, so the position after it is the same position, and the
+    move that matters is the safest living one. When every playable cell is dead, all count.
     """
     layouts = counts.layouts
-    weights = [w for w in counts.mine_weight if w < layouts]
-    if counts.background_weight is not None and cons.background and counts.background_weight < layouts:
+    ranked = sorted((w, v) for v, w in enumerate(counts.mine_weight) if w < layouts)
+    background = counts.background_weight is not None and bool(cons.background) and counts.background_weight < layouts
+    if living and ranked:
+        alive = first_living(ranked, DeadCells(cons, counts), 2)
+        ranked = alive if alive or background else ranked
+    weights = [w for w, _ in ranked[:2]]
+    if background:
         weights += [counts.background_weight] * min(2, len(cons.background))
     if not weights:
         return 1.0, 1.0, True
@@ -137,7 +149,8 @@ class Guesser:
                  background_reps: int = 2, endgame_layouts: int = 200, endgame_budget: int = 4000,
                  step_budget: int = 1200, progress_weight: float = 0.0, second_weight: float = 0.0,
                  fifty_weight: float = 0.0, pseudo_fifty: bool = False, close_margin: float = 0.0,
-                 close_candidates: int = 3, close_budget: int = 20000, edge_background: int = 0) -> None:
+                 close_candidates: int = 3, close_budget: int = 20000, edge_background: int = 0,
+                 living: bool = False, fifty_patterns: bool = False) -> None:
         if step_budget < 1:
             raise ValueError(f"step_budget must be at least 1, not {step_budget}")
         if progress_weight < 0 or not 0 <= second_weight <= 1:
@@ -155,6 +168,11 @@ class Guesser:
         if fifty_weight < 0:
             raise ValueError(f"fifty_weight must be >= 0, not {fifty_weight}")
         self.fifty_weight = fifty_weight
+        # With fifty_patterns the 50/50 influence also counts 2x2 boxes and the cells that would
+        # complete a likely pattern (enablers), the pseudo-50/50 also boxes, and cells that such
+        # influence brings within margin of the best join the candidates (fifty_fifty.py); as
+        # JSMinesweeper's long-term-risk helper does. False (the default): pairs only.
+        self.fifty_patterns = fifty_patterns
         self.pseudo_fifty = pseudo_fifty     # guess a pseudo-50/50 before the look-ahead
         # Close calls: when the best one-step scores are within close_margin, up to
         # close_candidates of them are compared by the two-guess look-ahead (two_guess.py),
@@ -180,6 +198,10 @@ class Guesser:
         if edge_background < 0:
             raise ValueError(f"edge_background must be >= 0, not {edge_background}")
         self.edge_background = edge_background
+        # The next move's safety counts living cells only (two_best_safeties): a guess whose
+        # safe values leave only dead certain cells has gained nothing certain. False (the
+        # default) counts every cell, as before.
+        self.living = living
 
     def choose(self, cons: Constraints, counts: Counts) -> Choice:
         layouts = counts.layouts
@@ -200,11 +222,14 @@ class Guesser:
                 p = 1.0 - safety.get(cell, self._safety_of(cons, counts, cell))
                 return Choice(cell, p, win, f"endgame search over {counts.layouts} layouts: "
                                             f"{win:.1%} to win from here", GuessKind.ENDGAME)
+        fifties = FiftyFifties(cons, counts, self.cache) if self.fifty_weight or self.pseudo_fifty else None
+        if fifties is not None and self.fifty_patterns and self.fifty_weight:
+            self._add_influenced(pool, safety, counts, fifties)
         if len(pool) == 1:
             cell = pool[0]
             return Choice(cell, 1.0 - safety[cell], safety[cell], "safest cell", GuessKind.SAFEST)
-        if self.pseudo_fifty:
-            pseudo = pseudo_fifty_fifty(cons, counts, self.cache)
+        if fifties is not None and self.pseudo_fifty:
+            pseudo = fifties.pseudo(self.fifty_patterns)
             if pseudo is not None:
                 return Choice(pseudo, 1.0 - safety[pseudo], safety[pseudo],
                               "pseudo-50/50: a mine only where it is half of a 50/50 nothing can "
@@ -219,8 +244,8 @@ class Guesser:
         # budget counts work, not time, so the choice is reproducible (see evaluation_steps).
         for cell in ranked:
             fifty = 1.0
-            if self.fifty_weight and safety[cell] > 0:
-                share = potential_fifty_fifty(cons, counts, cell, self.cache) / (safety[cell] * layouts)
+            if fifties is not None and self.fifty_weight and safety[cell] > 0:
+                share = fifties.influence(cell, self.fifty_patterns) / (safety[cell] * layouts)
                 fifty += self.fifty_weight * share
             lift = fifty * (1.0 + self.progress_weight)       # a score is at most safety x lift
             # Close calls need every score within close_margin of the best, not only the best.
@@ -231,20 +256,19 @@ class Guesser:
                 if budget.spent:
                     break
                 continue
-            survive, progress = found
-            score = survive * fifty * (1.0 + self.progress_weight * progress)
+            score = found.survive * fifty * (1.0 + self.progress_weight * found.progress)
             floor = max(floor, score)
-            scored.append((score, progress, safety[cell], cell))
+            scored.append((score, found.progress, found.clears if self.living else 0.0, safety[cell], cell))
             if budget.spent:
                 break
         if not scored:
             cell = ranked[0]
             return Choice(cell, 1.0 - safety[cell], safety[cell], "safest cell (look-ahead step budget spent)",
                           GuessKind.BUDGET)
-        scored.sort(key=lambda t: (round(t[0], 12), round(t[1], 12), t[2]), reverse=True)
-        score, progress, s, cell = scored[0]
+        scored.sort(key=lambda t: (round(t[0], 12), round(t[1], 12), round(t[2], 9), t[3]), reverse=True)
+        score, progress, _clears, s, cell = scored[0]
         if self.close_margin:
-            close = [(t[0], t[3]) for t in scored if t[0] >= score - self.close_margin][: self.close_candidates]
+            close = [(t[0], t[4]) for t in scored if t[0] >= score - self.close_margin][: self.close_candidates]
             if len(close) >= 2:
                 from .two_guess import rescore_close_calls
                 found = rescore_close_calls(self, cons, close, safety, layouts, _Budget(self.close_budget))
@@ -286,6 +310,22 @@ class Guesser:
                 safety[cell] = bg_safety
             pool += reps
         return pool, safety
+
+    def _add_influenced(self, pool: list[Coord], safety: dict[Coord, float], counts: Counts,
+                        fifties: FiftyFifties) -> None:
+        """Cells of likely 50/50 patterns (and their enablers) whose safety plus 50/50
+        influence comes within ``margin`` of the best safety join ``pool``: their risk will
+        likely be taken anyway, so they are worth scoring even when plainly less safe."""
+        layouts = counts.layouts
+        best = max(safety[c] for c in pool) if pool else 0.0
+        members, enablers = fifties.scan()
+        for cell in sorted(set(members) | set(enablers)):
+            if cell in pool:
+                continue
+            s = 1.0 - fifties.mine_weight(cell) / layouts
+            if 0 < s and s + fifties.influence(cell, True) / layouts >= best - self.margin:
+                pool.append(cell)
+                safety[cell] = s
 
     @staticmethod
     def _forced_fifty_fifty(cons: Constraints, counts: Counts) -> Coord | None:
@@ -376,14 +416,13 @@ class Guesser:
 
     def _look_ahead(self, cons: Constraints, cell: Coord, layouts: int, safe: float = 1.0,
                     floor: float = -1.0, budget: "_Budget | None" = None,
-                    fifty: float = 1.0) -> tuple[float, float] | None:
-        """(P(this guess and the best next move are both safe), P(a certain cell follows)).
+                    fifty: float = 1.0) -> LookAhead | None:
+        """The look-ahead's figures for guessing ``cell`` (see LookAhead).
 
         None as soon as the score provably stays below ``floor``: what is left of the cell's
         safety, counted as certain survival, would still not reach it.
         """
-        survive = 0.0
-        progress = 0.0
+        survive = progress = clears = 0.0
         seen = 0.0
         lift = fifty * (1.0 + self.progress_weight)
         n = len(_neighbours(cons.shape, cell))
@@ -398,77 +437,30 @@ class Guesser:
                 budget.spend(evaluation_steps(nxt, counts))
             p_value = counts.layouts / layouts
             seen += p_value
-            if any_certain_safe(nxt):
+            if not self.living and any_certain_safe(nxt):
+                # A SAT answer, cheaper than the per-cell counts' backward pass.
                 safe_next, certain = 1.0, True
             else:
-                first, second, certain = two_best_safeties(counts, nxt)
-                safe_next = first + self.second_weight * (second - first)
+                first, second, certain = two_best_safeties(counts, nxt, self.living)
+                safe_next = 1.0 if certain else first + self.second_weight * (second - first)
             survive += p_value * safe_next
             if certain:
                 progress += p_value
-        return survive, progress
+                if self.living:
+                    clears += p_value * sum(1 for w in counts.mine_weight if w == 0)
+        return LookAhead(survive, progress, clears)
 
 
-def _fifty_fifty_tallies(cons: Constraints, counts: Counts, cell: Coord, cache: CountCache | None,
-                         max_missing: int) -> list[int]:
-    """Per pair of unknown cells side by side through ``cell``: the layouts in which nothing
-    can ever tell the two apart and the first holds the mine (see potential_fifty_fifty)."""
-    rows, cols = cons.shape
-    r, c = cell
-    unknown = set(cons.index) | set(cons.background)
-    weights = counts.mine_weight
-    background_mine = counts.background_weight == counts.layouts
+class LookAhead(NamedTuple):
+    """What the one-step look-ahead finds for one guess.
 
-    def certain_mine(x: Coord) -> bool:
-        return weights[cons.index[x]] == counts.layouts if x in cons.index else background_mine
+    ``survive``: sum over the values v the cell can show of P(v) x the next move's safety
+    (1 when v leaves a certain cell; with ``second_weight``, blended with the second safest
+    cell's). ``progress``: P(a certain cell follows). ``clears``: the expected number of
+    certain safe frontier cells after it (counted with ``living`` only), a tie-break: of two
+    guesses that score the same, the one that is expected to open more tells more.
+    """
 
-    pairs = []
-    for c0 in (c - 1, c):            # side by side: ends are the columns c0 - 1 and c0 + 2
-        pairs.append((((r, c0), (r, c0 + 1)), [(r + dr, c1) for c1 in (c0 - 1, c0 + 2) for dr in (-1, 0, 1)]))
-    for r0 in (r - 1, r):            # one above the other: ends are the rows r0 - 1 and r0 + 2
-        pairs.append((((r0, c), (r0 + 1, c)), [(r1, c + dc) for r1 in (r0 - 1, r0 + 2) for dc in (-1, 0, 1)]))
-    tallies = []
-    for (a, b), ends in pairs:
-        if not all(x in unknown and not certain_mine(x) for x in (a, b)):
-            continue
-        ends = [x for x in ends if 0 <= x[0] < rows and 0 <= x[1] < cols]
-        if any(x not in unknown for x in ends):
-            continue                 # a revealed end cell tells the two apart
-        missing = [x for x in ends if not certain_mine(x)]
-        if len(missing) > max_missing or (cons.mines_left is not None and len(missing) + 1 > cons.mines_left):
-            continue
-        found = count_position(with_fixed(cons, [*missing, a], [b]), cache)
-        tallies.append(found.layouts if found is not None else 0)
-    return tallies
-
-
-def potential_fifty_fifty(cons: Constraints, counts: Counts, cell: Coord, cache: CountCache | None = None) -> int:
-    """Layouts in which ``cell`` is one of two adjacent cells that nothing can tell apart.
-
-    Two unknown cells side by side are seen alike by every cell beside them; only the cells
-    beyond their two ends (up to six) can tell them apart. If those are all off the board or
-    mines, the pair is a 50/50 whenever it holds one mine. For each such pair through ``cell``
-    (end cells unknown, none revealed, at most three of them not yet certain mines) this counts
-    the layouts with those end cells mines, the first cell a mine and the second safe, the
-    pattern the peer (JSMinesweeper) counts as its "50/50 influence". The sum is capped at the
-    cell's mine and safe layouts."""
-    total = sum(_fifty_fifty_tallies(cons, counts, cell, cache, 3))
-    mine = counts.mine_weight[cons.index[cell]] if cell in cons.index else (counts.background_weight or 0)
-    return min(total, mine, counts.layouts - mine)
-
-
-def pseudo_fifty_fifty(cons: Constraints, counts: Counts, cache: CountCache | None = None) -> Coord | None:
-    """The safest frontier cell that is a mine only where it is half of a 50/50 nothing can resolve.
-
-    In every layout where such a cell is a mine, it and its neighbour form the pattern of
-    potential_fifty_fifty (with at most one end cell still to be a mine); swapping the two
-    gives as many layouts where the neighbour is the mine. So the cell is "a 50/50 or safe":
-    its risk has to be taken sooner or later, and taking it now gains its number at no extra
-    risk. The peer calls this a pseudo-50/50 and guesses it at once."""
-    found = None
-    for v, cell in enumerate(cons.cells):
-        weight = counts.mine_weight[v]
-        if 0 < weight < counts.layouts and (found is None or weight < found[0]):
-            if weight in _fifty_fifty_tallies(cons, counts, cell, cache, 1):
-                found = (weight, cell)
-    return None if found is None else found[1]
+    survive: float
+    progress: float
+    clears: float
