@@ -102,13 +102,15 @@ class Solver:
 # held to the speed targets of issue #14 (expert: mean < 150 ms a game, p99 < 100 ms a move);
 # "strong" trades time for strength: the peer's (JSMinesweeper's) guessing ingredients together
 # (wider candidates, 0.8/0.2 blend with the second safest cell next, its 50/50 influence and
-# pseudo-50/50, background cells next to the frontier, exhaustive endgame up to 1000 layouts).
-# On the peer's expert boards it won about 0.8 pp more than the default at 1.3-1.7 times the
-# CPU (benchmarks/README.md, "peerlike").
+# pseudo-50/50, background cells next to the frontier, exhaustive endgame up to 1000 layouts),
+# with a look-ahead budget large enough to score every candidate (20000 steps: with the default's
+# 1200, 13 of 52 look-ahead guesses in 40 expert games were cut short of the cell it would choose).
+# On the peer's expert zero boards it won 0.6 pp more than with the default's budget, at about
+# 1.8 times the CPU (benchmarks/README.md, "Session 9").
 PRESETS: dict[str, dict] = {
     "strong": {"fifty_weight": 0.9, "margin": 0.1, "candidates": 10, "second_weight": 0.2,
                "edge_background": 6, "endgame_layouts": 1000, "endgame_budget": 20000,
-               "pseudo_fifty": True},
+               "pseudo_fifty": True, "step_budget": 20000},
 }
 
 
