@@ -68,6 +68,22 @@ def brute_force(board: Board, mines: int | None, numbers: list[tuple[int, int]] 
     return unknown, assign[ok]
 
 
+def enumerated_positions(seed: int, max_unknown: int = 14):
+    """Endless random positions with a mine total: (board, constraints, exact counts, unknown
+    cells, every layout as a bool row), for tests that hold a solver's figure against enumeration."""
+    rng = np.random.default_rng(seed)
+    while True:
+        board, _ = random_position(rng, max_unknown=max_unknown)
+        if board.mines is None:
+            continue
+        cons = build_constraints(board, board.mines)
+        counts = count_position(cons)
+        if counts is None or counts.layouts == 0:
+            continue
+        unknown, layouts = brute_force(board, board.mines)
+        yield board, cons, counts, unknown, layouts.astype(bool)
+
+
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("with_total", [True, False])
 def test_certain_cells_and_probabilities_match_brute_force(seed, with_total):

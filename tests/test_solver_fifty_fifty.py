@@ -5,29 +5,15 @@ from it)."""
 
 from __future__ import annotations
 
+from itertools import islice
+
 import numpy as np
 
 from minebot.board import neighbours
 from minebot.solver.constraints import build_constraints
 from minebot.solver.fifty_fifty import FiftyFifties, boxes_through, every_pattern, pairs_through
 from minebot.solver.probability import count_position
-from tests.test_solver_bruteforce import brute_force, random_position
-
-
-def _positions(seed: int, n: int, max_unknown: int = 14):
-    rng = np.random.default_rng(seed)
-    made = 0
-    while made < n:
-        board, _ = random_position(rng, max_unknown=max_unknown)
-        if board.mines is None:
-            continue
-        cons = build_constraints(board, board.mines)
-        counts = count_position(cons)
-        if counts is None or counts.layouts == 0:
-            continue
-        unknown, layouts = brute_force(board, board.mines)
-        made += 1
-        yield board, cons, counts, unknown, layouts.astype(bool)
+from tests.test_solver_bruteforce import enumerated_positions
 
 
 def _held(pattern, missing, unknown, layouts):
@@ -45,7 +31,7 @@ def test_pattern_tallies_match_enumeration_and_the_patterns_are_unresolvable():
     the swapped layout is consistent too, and every cell that is not a mine in it shows the
     same number in both (so no future reveal can tell them apart)."""
     seen_pairs = seen_boxes = 0
-    for board, cons, counts, unknown, layouts in _positions(11, 1500):
+    for board, cons, counts, unknown, layouts in islice(enumerated_positions(11), 1500):
         fifties = FiftyFifties(cons, counts)
         rows, cols = board.shape
         as_set = {row.tobytes() for row in layouts}
@@ -86,7 +72,7 @@ def test_influence_and_enablers_add_up_the_patterns_by_enumeration():
     patterns it would complete (found by scanning every pattern here, in the test), capped at
     its mine and safe layouts, all counted from the enumerated layouts."""
     enabled = boxed = 0
-    for board, cons, counts, unknown, layouts in _positions(12, 1200):
+    for board, cons, counts, unknown, layouts in islice(enumerated_positions(12), 1200):
         fifties = FiftyFifties(cons, counts)
         rows, cols = board.shape
         total = len(layouts)
