@@ -126,11 +126,13 @@ def test_step_budget_must_be_positive():
         Solver(step_budget=0)
 
 
-def _look_ahead_by_enumeration(board, cell, second_weight: float) -> tuple[float, float]:
+def _look_ahead_by_enumeration(board, cell, second_weight: float,
+                               blend_certain: bool = False) -> tuple[float, float]:
     """(score, progress) of opening ``cell``, from every layout listed: for each value the cell
     can show, the layouts where it shows that value; in that group the safest other unknown
     cell (1 when one is safe in every layout of the group, or when nothing but mines is left),
-    blended with the second safest; weighted by the group's share of all layouts."""
+    blended with the second safest; weighted by the group's share of all layouts. With
+    ``blend_certain`` a certain safest cell is blended with the second safest too."""
     from minebot.board import neighbours
     unknown, layouts = brute_force(board, board.mines)
     layouts = layouts.astype(bool)
@@ -143,9 +145,10 @@ def _look_ahead_by_enumeration(board, cell, second_weight: float) -> tuple[float
         group = alive[values == value]
         safeties = sorted((1.0 - group[:, j].mean() for j in range(len(unknown))
                            if j != k and not group[:, j].all()), reverse=True)
-        if not safeties or safeties[0] == 1.0:
-            blended = 1.0
+        if safeties and safeties[0] == 1.0 or not safeties:
             progress += len(group) / len(layouts)
+        if not safeties or safeties[0] == 1.0 and not blend_certain:
+            blended = 1.0
         else:
             second = safeties[1] if len(safeties) > 1 else safeties[0]
             blended = safeties[0] + second_weight * (second - safeties[0])
@@ -158,16 +161,18 @@ def test_look_ahead_survival_matches_enumeration():
     cell next, and the peer-style blend with the second safest cell, against brute force.
 
     Most tiny positions leave a certain cell after any reveal, where the blend changes
-    nothing: the test goes on until it has also seen a dozen where it does."""
+    nothing: the test goes on until it has also seen a dozen where it does, and a dozen where
+    ``blend_certain`` (a certain cell next blended with the second safest too) does."""
     from minebot.solver.constraints import build_constraints
     from minebot.solver.probability import CountCache, count_position
     from minebot.solver.strategy import Guesser
     rng = np.random.default_rng(21)
     plain = Guesser(CountCache())
     blend = Guesser(CountCache(), second_weight=0.2)
-    checked = blended = 0
+    blend_certain = Guesser(CountCache(), second_weight=0.2, blend_certain=True)
+    checked = blended = certain_blended = 0
     for _ in range(3000):
-        if checked >= 60 and blended >= 12:
+        if checked >= 60 and blended >= 12 and certain_blended >= 12:
             break
         board, _ = random_position(rng, max_unknown=14)
         cons = build_constraints(board, board.mines)
@@ -176,13 +181,16 @@ def test_look_ahead_survival_matches_enumeration():
         for cell in [tuple(map(int, x)) for x in np.argwhere(board.unknown)][:3]:
             if analysis.fraction(cell) == 1:
                 continue
-            for guesser, weight in ((plain, 0.0), (blend, 0.2)):
+            wants = {}
+            for guesser in (plain, blend, blend_certain):
                 score, progress, _clears = guesser._look_ahead(cons, cell, counts.layouts)
-                want_score, want_progress = _look_ahead_by_enumeration(board, cell, weight)
+                want_score, want_progress = wants[guesser] = _look_ahead_by_enumeration(
+                    board, cell, guesser.second_weight, guesser.blend_certain)
                 assert abs(score - want_score) < 1e-9 and abs(progress - want_progress) < 1e-9
             checked += 1
-            blended += abs(_look_ahead_by_enumeration(board, cell, 0.0)[0] - want_score) > 1e-6
-    assert checked >= 60 and blended >= 12
+            blended += abs(wants[plain][0] - wants[blend][0]) > 1e-6
+            certain_blended += abs(wants[blend][0] - wants[blend_certain][0]) > 1e-6
+    assert checked >= 60 and blended >= 12 and certain_blended >= 12, (checked, blended, certain_blended)
 
 
 def test_potential_fifty_fifty_counts_pairs_nothing_can_tell_apart():

@@ -150,7 +150,7 @@ class Guesser:
                  step_budget: int = 1200, progress_weight: float = 0.0, second_weight: float = 0.0,
                  fifty_weight: float = 0.0, pseudo_fifty: bool = False, close_margin: float = 0.0,
                  close_candidates: int = 3, close_budget: int = 20000, edge_background: int = 0,
-                 living: bool = False, fifty_patterns: bool = False) -> None:
+                 living: bool = False, fifty_patterns: bool = False, blend_certain: bool = False) -> None:
         if step_budget < 1:
             raise ValueError(f"step_budget must be at least 1, not {step_budget}")
         if progress_weight < 0 or not 0 <= second_weight <= 1:
@@ -202,6 +202,11 @@ class Guesser:
         # safe values leave only dead certain cells has gained nothing certain. False (the
         # default) counts every cell, as before.
         self.living = living
+        # With blend_certain a value that leaves a certain cell is blended with the second
+        # safest cell too (1 - second_weight x its risk) instead of counting as 1: one certain
+        # cell with only risky ones behind it is less progress than several, as the peer
+        # (JSMinesweeper) scores it. False (the default): a certain cell next counts as 1.
+        self.blend_certain = blend_certain
 
     def choose(self, cons: Constraints, counts: Counts) -> Choice:
         layouts = counts.layouts
@@ -437,12 +442,13 @@ class Guesser:
                 budget.spend(evaluation_steps(nxt, counts))
             p_value = counts.layouts / layouts
             seen += p_value
-            if not self.living and any_certain_safe(nxt):
+            if not (self.living or self.blend_certain) and any_certain_safe(nxt):
                 # A SAT answer, cheaper than the per-cell counts' backward pass.
                 safe_next, certain = 1.0, True
             else:
                 first, second, certain = two_best_safeties(counts, nxt, self.living)
-                safe_next = 1.0 if certain else first + self.second_weight * (second - first)
+                blended = first + self.second_weight * (second - first)
+                safe_next = blended if self.blend_certain or not certain else 1.0
             survive += p_value * safe_next
             if certain:
                 progress += p_value
