@@ -59,10 +59,10 @@ class Probe(Solver):
         g = self.guesser
         cons, counts = result.constraints, result.counts
         pool, _ = g.candidate_pool(cons, counts)
-        mine = g._look_ahead(cons, choice.cell, counts.layouts, g._safety_of(cons, counts, choice.cell))[0]
-        theirs = g._look_ahead(cons, peer, counts.layouts, g._safety_of(cons, counts, peer))[0]
+        mine = g.look_ahead(cons, counts, choice.cell).survive
+        theirs = g.look_ahead(cons, counts, peer).survive
         unlimited = Guesser(g.cache, step_budget=10**9).choose(cons, counts).cell
-        best = g._look_ahead(cons, unlimited, counts.layouts, g._safety_of(cons, counts, unlimited))[0]
+        best = g.look_ahead(cons, counts, unlimited).survive
         self.rows.append({"phase": "opening" if q["unknown"] > OPENING_UNKNOWN else "middle",
                           "kind": q["peer_kind"], "in_pool": peer in pool, "off": peer not in cons.index,
                           "minebot": mine, "peer": theirs, "unlimited": best})

@@ -56,7 +56,7 @@ from peer_oracle import Clock, PeerOracle, chunk_boards  # noqa: E402
 
 from minebot.errors import EXIT_OK, BadInputError, MinebotError, interrupt_exit_code  # noqa: E402
 from minebot.solver import Solver  # noqa: E402
-from minebot.solver.strategy import Choice, Guesser  # noqa: E402
+from minebot.solver.strategy import Choice, safety_of  # noqa: E402
 
 Coord = tuple[int, int]
 OPENING_UNKNOWN = 300          # more unknown cells than this: the opening
@@ -153,8 +153,8 @@ class HybridSolver(Solver):
         layouts = int(counts.layouts)
         mb_kind = choice.kind.value
         peer_cell = tuple(peer.cell) if peer.cell is not None else None
-        mb_safety = Guesser._safety_of(cons, counts, choice.cell)
-        peer_safety = Guesser._safety_of(cons, counts, peer_cell) if peer_cell is not None else None
+        mb_safety = safety_of(cons, counts, choice.cell)
+        peer_safety = safety_of(cons, counts, peer_cell) if peer_cell is not None else None
         cats = categories(unknown, layouts, mb_kind, peer.kind, choice.cell not in cons.index,
                           peer_cell is not None and peer_cell not in cons.index)
         follow = (self.category is not None and all(part in cats for part in self.category.split("+"))

@@ -25,7 +25,7 @@ from minebot.vision import Reader, load_image  # noqa: E402
 from minebot.vision.counter import find_counter  # noqa: E402
 from minebot.vision.features import grid_patches  # noqa: E402
 from minebot.vision.locate import locate  # noqa: E402
-from minebot.vision.templates import match  # noqa: E402
+from minebot.vision.templates import TemplateSet, match  # noqa: E402
 
 
 CLOCK = time.perf_counter
@@ -61,8 +61,8 @@ def main() -> int:
           f"repeat {args.repeat}")
     t_locate = timed(lambda: locate(frame, min_cells=4), args.repeat)
     t_read = timed(lambda: reader.read(frame), args.repeat)
-    grid = reader._grid
-    tset = reader._current
+    grid = reader.locate(frame)                    # the cached grid, still valid
+    tset = TemplateSet.load(first.templates)
     t_valid = timed(lambda: grid.still_valid(frame), args.repeat)
     patches = grid_patches(frame, grid.x0, grid.x1, grid.y0, grid.y1)
     flat = patches.reshape(-1, *patches.shape[2:])

@@ -62,7 +62,7 @@ def test_living_look_ahead_leaves_dead_cells_out_of_the_next_move():
                 best = max((safety[j] for j in pool), default=1.0)
                 want += len(group) / len(layouts) * best
                 differs += bool(safety) and best < max(safety.values())
-            score = guesser._look_ahead(cons, cell, counts.layouts).survive
+            score = guesser.look_ahead(cons, counts, cell).survive
             assert abs(score - want) < 1e-9, (board.to_text(), cell)
             checked += 1
     assert checked >= 100 and differs >= 4, (checked, differs)

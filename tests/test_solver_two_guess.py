@@ -101,7 +101,7 @@ def test_two_guess_survival_matches_enumeration():
             got = two_guess_survival(guesser, cons, cell, counts.layouts, safe, -1.0, _Budget(10 ** 9))
             want = truth.two_guess(cell)
             assert got == pytest.approx(want, abs=1e-9), (str(board), cell)
-            one_step = guesser._look_ahead(cons, cell, counts.layouts)[0]
+            one_step = guesser.look_ahead(cons, counts, cell).survive
             assert got <= one_step + 1e-12          # one more guess can only cost
             checked += 1
             deeper += got < one_step - 1e-9

@@ -126,6 +126,13 @@ def revealed_position(cons: Constraints, cell: Coord, value: int,
     return nxt, counts
 
 
+def safety_of(cons: Constraints, counts: Counts, cell: Coord) -> float:
+    """P(``cell`` is safe): a frontier cell's own count, any other unknown cell the background's."""
+    if cell in cons.index:
+        return 1.0 - counts.mine_weight[cons.index[cell]] / counts.layouts
+    return 1.0 - (counts.background_weight or 0) / counts.layouts
+
+
 class _Budget:
     """Steps left for one guess's look-ahead."""
 
@@ -224,7 +231,7 @@ class Guesser:
             found = self._endgame(cons)
             if found is not None and found[0] is not None:
                 cell, win = found
-                p = 1.0 - safety.get(cell, self._safety_of(cons, counts, cell))
+                p = 1.0 - safety.get(cell, safety_of(cons, counts, cell))
                 return Choice(cell, p, win, f"endgame search over {counts.layouts} layouts: "
                                             f"{win:.1%} to win from here", GuessKind.ENDGAME)
         fifties = FiftyFifties(cons, counts, self.cache) if self.fifty_weight or self.pseudo_fifty else None
@@ -368,12 +375,6 @@ class Guesser:
         search = Endgame.of_position(cons, self.endgame_layouts, self.endgame_budget)
         return None if search is None else search.best()
 
-    @staticmethod
-    def _safety_of(cons: Constraints, counts: Counts, cell: Coord) -> float:
-        if cell in cons.index:
-            return 1.0 - counts.mine_weight[cons.index[cell]] / counts.layouts
-        return 1.0 - (counts.background_weight or 0) / counts.layouts
-
     def _covered_around(self, cons: Constraints, cell: Coord) -> int:
         unknown = set(cons.index) | set(cons.background)
         return sum(1 for x in _neighbours(cons.shape, cell) if x in unknown)
@@ -418,6 +419,14 @@ class Guesser:
             return (sum(1 for x in nb if x in background or x in frontier), -sum(1 for x in nb if x in frontier), cell)
 
         return sorted(found, key=key)[: self.edge_background]
+
+    def look_ahead(self, cons: Constraints, counts: Counts, cell: Coord) -> LookAhead:
+        """The look-ahead's figures for guessing ``cell`` in this position, scored in full (no
+        step budget, no pruning): what ``choose`` compares, for tools that score a cell it did
+        not pick."""
+        found = self._look_ahead(cons, cell, counts.layouts, safety_of(cons, counts, cell))
+        assert found is not None    # no floor and no budget: never cut short
+        return found
 
     def _look_ahead(self, cons: Constraints, cell: Coord, layouts: int, safe: float = 1.0,
                     floor: float = -1.0, budget: "_Budget | None" = None,
