@@ -173,18 +173,14 @@ class LiveGame(Game):
         its cache only by sampling); after any surprise we want a full locate.
         """
         self.reader.forget()
-        self._narrow_capture(None)
+        if self.frames is not None:
+            self.frames.narrow(None)
 
     def watch_board(self) -> None:
         """Narrow a capture that can watch less than the screen (mutter's area cast) to the
         board just accepted: fewer pixels per frame, so each frame comes sooner."""
-        if self.reading is not None:
-            self._narrow_capture(self.on_screen().rect)
-
-    def _narrow_capture(self, rect: Rect | None) -> None:
-        focus = getattr(self.frames.capture, "focus", None) if self.frames is not None else None
-        if focus is not None:
-            focus(rect)
+        if self.reading is not None and self.frames is not None:
+            self.frames.narrow(self.on_screen().rect)
 
     def ring_same(self, before: np.ndarray, px, inside: bool = False) -> bool:
         """``FrameSource.ring_same``: the board still where and what it was."""
