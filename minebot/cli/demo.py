@@ -102,7 +102,6 @@ def run(args: argparse.Namespace) -> int:
     from ..game.ui import ui_for
     from ..outputs import check_file, check_folder
     from ..solver import Solver
-    from ..vision import Reader
     from ..vision.learn import Learner
     from .play import Session, crops_folder, play_session
 
@@ -154,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
                 for level, count in (("beginner", args.beginner), ("expert", args.expert)):
                     if not count:
                         continue
-                    options: dict = {"level": level}
+                    options: dict = {"level": level, "ui": ui_for(args.game)}
                     if args.game != "gnome-mines":
                         # the clones' board size is chosen when they start: one copy per level
                         mines = stack.enter_context(clone_for(args.game, level, display, window))
@@ -162,7 +161,7 @@ def run(args: argparse.Namespace) -> int:
                         options = {"ui": ui_for(args.game), "mines": mines.board[2]}
                     options.update({"backend": _mutter(display)} if args.wayland else
                                    {"window_id": mines.window.id})
-                    game = LiveGame(mines.display, reader=Reader(crops_dir=crops, game=args.game),
+                    game = LiveGame(mines.display, crops_dir=crops,
                                     recorder=recorder, frames_dir=out,
                                     learner=None if args.no_learn else Learner(), **options)
                     stack.callback(game.close)

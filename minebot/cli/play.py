@@ -273,18 +273,16 @@ def run(args: argparse.Namespace) -> int:
     from ..game.live import LiveGame
     from ..game.replay import Recording
     from ..solver import Solver
-    from ..vision import Reader
     from ..vision.learn import Learner
 
     recorder = Recording(args.record) if args.record else None
     session = Session(log, screenshots)
-    reader = Reader(args.templates, crops_dir=crops_folder(frames), game=args.game)
     ui = None
     if args.game:
         from ..game.ui import ui_for
         ui = ui_for(args.game)   # an unknown name is bad input listing the known ones
-    game = LiveGame(args.display, reader=reader, level=level, custom=custom, ui=ui,
-                    click_log=args.click_log, recorder=recorder,
+    game = LiveGame(args.display, templates=args.templates, crops_dir=crops_folder(frames),
+                    level=level, custom=custom, ui=ui, click_log=args.click_log, recorder=recorder,
                     frames_dir=frames, use_window=not args.no_window,
                     learner=None if args.no_learn else Learner())
     if not args.json:

@@ -57,7 +57,8 @@ class LiveGame(Game):
     repeat its size. ``recorder`` (a ``minebot.game.replay.Recording``) keeps every frame read
     and every move made; ``learner`` (a ``minebot.vision.learn.Learner``) learns the looks a
     game was unsure of when it ends. ``backend``: an open desktop backend handed over (closed
-    with the game), else detected.
+    with the game), else detected. ``reader`` (a ``minebot.vision.Reader``): handed over, else
+    one is built from ``templates`` and ``crops_dir`` (where unsure cells' crops are saved).
     """
 
     first_click = None
@@ -69,7 +70,7 @@ class LiveGame(Game):
                  question_marks: bool = True, frames_dir: str | Path | None = None,
                  window_id: int | None = None, use_window: bool = True,
                  cover_wait: float = 3.0, learner=None, ui: GameUI | None = None,
-                 backend=None) -> None:
+                 backend=None, crops_dir: str | Path | None = None) -> None:
         from ..desktop.backend import open_backend
         self.backend = backend if backend is not None else open_backend(display)
         self.x11 = self.backend.x11   # None where clients cannot list windows (native Wayland)
@@ -92,7 +93,9 @@ class LiveGame(Game):
         self.pointer = self.backend.pointer(click_log)
         if reader is None:
             from ..vision import Reader
-            reader = Reader(templates, game=ui.profile if known else None)
+            # Built here, not by the caller: the game named or recognised in the window is the
+            # only one the reader looks for (else every game's looks are tried on each locate).
+            reader = Reader(templates, crops_dir=crops_dir, game=ui.profile if known else None)
         self.reader = reader
         self.level, self.custom = level, custom
         self.expected_shape: tuple[int, int] | None = None   # set once a game's board is known
