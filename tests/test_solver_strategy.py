@@ -255,3 +255,30 @@ def test_edge_background_cells_are_two_steps_out_from_a_number():
     with pytest.raises(ValueError):
         Solver(edge_background=-1)
 
+
+
+def test_dominating_finds_a_safer_cell_safe_whenever_the_choice_is():
+    """``dominating`` against enumeration of layouts: for each undecided frontier cell as the
+    choice and the other undecided ones in a fixed order, the first one safer by more than the
+    gap and safe in every listed layout where the choice is safe (None when there is none).
+    Certain cells would make the answer trivial, so they are left out; the test goes on until
+    it has seen both answers often."""
+    from itertools import islice
+    from minebot.solver.strategy import DOMINANCE_GAP, dominating
+    from tests.test_solver_bruteforce import enumerated_positions
+    found = none = 0
+    for board, cons, counts, unknown, layouts in islice(enumerated_positions(31, max_unknown=14), 4000):
+        if found >= 40 and none >= 40:
+            break
+        safety = {c: 1.0 - counts.mine_weight[v] / counts.layouts for v, c in enumerate(cons.cells)}
+        undecided = [c for c in cons.cells if 0 < safety[c] < 1]
+        for chosen in undecided[:5]:
+            others = [c for c in undecided if c != chosen]
+            k = unknown.index(chosen)
+            when_safe = layouts[~layouts[:, k]]
+            want = next((c for c in others if safety[c] > safety[chosen] + DOMINANCE_GAP
+                         and not when_safe[:, unknown.index(c)].any()), None)
+            assert dominating(cons, safety, chosen, others) == want, (board.to_text(), chosen)
+            found += want is not None
+            none += want is None
+    assert found >= 40 and none >= 40, (found, none)

@@ -101,6 +101,35 @@ def _exactly_one(cons: Constraints, lit_a: int, lit_b: int) -> bool:
         solver.delete()
 
 
+DOMINANCE_GAP = 0.001   # safer by more than this, so rounding alone never swaps two cells
+
+
+def dominating(cons: Constraints, safety: dict[Coord, float], chosen: Coord,
+               others: list[Coord]) -> Coord | None:
+    """The first of ``others`` that is safer than ``chosen`` (by more than DOMINANCE_GAP) and
+    safe in every layout where ``chosen`` is safe; None if there is none.
+
+    Such a cell dominates the guess: opening it first survives at least as often, and if
+    ``chosen`` is still worth opening afterwards it can be opened then, knowing more; opening
+    ``chosen`` first would only make that cell certain. A scored look-ahead can still prefer
+    ``chosen`` when its weights (second safest, 50/50 influence, progress) count the certain
+    cell it leaves behind. Frontier cells only (a background cell's safety is shared)."""
+    if chosen not in cons.index:
+        return None
+    better = [c for c in others if c in cons.index and safety[c] > safety[chosen] + DOMINANCE_GAP]
+    if not better:
+        return None
+    solver = _solver_for(cons, "native", frontier_bounds(cons))
+    try:
+        a = cons.index[chosen] + 1
+        for cell in better:
+            if not solver.solve(assumptions=[-a, cons.index[cell] + 1]):   # no layout: chosen safe, cell a mine
+                return cell
+        return None
+    finally:
+        solver.delete()
+
+
 def evaluation_steps(nxt: Constraints, counts: Counts) -> int:
     """The work of one look-ahead evaluation, in steps: one per frontier cell (constraints and
     SAT check) plus one per four counting-DP states (``ComponentCounts.work``).
@@ -157,7 +186,8 @@ class Guesser:
                  step_budget: int = 1200, progress_weight: float = 0.0, second_weight: float = 0.0,
                  fifty_weight: float = 0.0, pseudo_fifty: bool = False, close_margin: float = 0.0,
                  close_candidates: int = 3, close_budget: int = 20000, edge_background: int = 0,
-                 living: bool = False, fifty_patterns: bool = False, blend_certain: bool = False) -> None:
+                 living: bool = False, fifty_patterns: bool = False, blend_certain: bool = False,
+                 dominance: bool = False) -> None:
         if step_budget < 1:
             raise ValueError(f"step_budget must be at least 1, not {step_budget}")
         if progress_weight < 0 or not 0 <= second_weight <= 1:
@@ -214,6 +244,10 @@ class Guesser:
         # cell with only risky ones behind it is less progress than several, as the peer
         # (JSMinesweeper) scores it. False (the default): a certain cell next counts as 1.
         self.blend_certain = blend_certain
+        # With dominance the look-ahead's best cell gives way to a safer candidate that is safe
+        # whenever it is (see dominating), as the peer does. False (the default): the best
+        # score is played.
+        self.dominance = dominance
 
     def choose(self, cons: Constraints, counts: Counts) -> Choice:
         layouts = counts.layouts
@@ -279,6 +313,14 @@ class Guesser:
                           GuessKind.BUDGET)
         scored.sort(key=lambda t: (round(t[0], 12), round(t[1], 12), round(t[2], 9), t[3]), reverse=True)
         score, progress, _clears, s, cell = scored[0]
+        if self.dominance:
+            others = [t[4] for t in scored[1:]]
+            better = dominating(cons, safety, cell, others + [c for c in ranked if c not in others and c != cell])
+            if better is not None:
+                b = safety[better]
+                return Choice(better, 1.0 - b, b, f"dominates the look-ahead's best cell {cell}: "
+                                                   f"{b:.1%} safe against {s:.1%}, and safe whenever it is",
+                              GuessKind.LOOKAHEAD)
         if self.close_margin:
             close = [(t[0], t[4]) for t in scored if t[0] >= score - self.close_margin][: self.close_candidates]
             if len(close) >= 2:
