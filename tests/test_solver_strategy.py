@@ -270,7 +270,7 @@ def test_dominating_finds_a_safer_cell_safe_whenever_the_choice_is():
     for board, cons, counts, unknown, layouts in islice(enumerated_positions(31, max_unknown=14), 4000):
         if found >= 40 and none >= 40:
             break
-        safety = {c: 1.0 - counts.mine_weight[v] / counts.layouts for v, c in enumerate(cons.cells)}
+        safety = {c: 1.0 - layouts[:, unknown.index(c)].mean() for c in cons.cells}   # from the layouts
         undecided = [c for c in cons.cells if 0 < safety[c] < 1]
         for chosen in undecided[:5]:
             others = [c for c in undecided if c != chosen]

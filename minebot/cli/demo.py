@@ -153,12 +153,14 @@ def run(args: argparse.Namespace) -> int:
                 for level, count in (("beginner", args.beginner), ("expert", args.expert)):
                     if not count:
                         continue
+                    # the game is named, so the reader looks for it alone (also on Wayland,
+                    # where its window cannot be recognised)
                     options: dict = {"level": level, "ui": ui_for(args.game)}
                     if args.game != "gnome-mines":
                         # the clones' board size is chosen when they start: one copy per level
                         mines = stack.enter_context(clone_for(args.game, level, display, window))
                         print(f"demo: private {args.game} ({level}: {describe_board(mines)})", flush=True)
-                        options = {"ui": ui_for(args.game), "mines": mines.board[2]}
+                        options = {"ui": options["ui"], "mines": mines.board[2]}
                     options.update({"backend": _mutter(display)} if args.wayland else
                                    {"window_id": mines.window.id})
                     game = LiveGame(mines.display, crops_dir=crops,
