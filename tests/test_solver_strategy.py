@@ -183,7 +183,7 @@ def test_look_ahead_survival_matches_enumeration():
                 continue
             wants = {}
             for guesser in (plain, blend, blend_certain):
-                score, progress, _clears = guesser.look_ahead(cons, counts, cell)
+                score, progress, _clears, _values = guesser.look_ahead(cons, counts, cell)
                 want_score, want_progress = wants[guesser] = _look_ahead_by_enumeration(
                     board, cell, guesser.second_weight, guesser.blend_certain)
                 assert abs(score - want_score) < 1e-9 and abs(progress - want_progress) < 1e-9

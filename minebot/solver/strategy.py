@@ -187,7 +187,7 @@ class Guesser:
                  fifty_weight: float = 0.0, pseudo_fifty: bool = False, close_margin: float = 0.0,
                  close_candidates: int = 3, close_budget: int = 20000, edge_background: int = 0,
                  living: bool = False, fifty_patterns: bool = False, blend_certain: bool = False,
-                 dominance: bool = False) -> None:
+                 dominance: bool = False, defer_dead: bool = False) -> None:
         if step_budget < 1:
             raise ValueError(f"step_budget must be at least 1, not {step_budget}")
         if progress_weight < 0 or not 0 <= second_weight <= 1:
@@ -248,6 +248,13 @@ class Guesser:
         # whenever it is (see dominating), as the peer does. False (the default): the best
         # score is played.
         self.dominance = dominance
+        # With defer_dead a cell that can show only one value if safe (dead: opening it tells
+        # nothing) is guessed only when every scored cell is dead. Deferring such a cell never
+        # loses: whatever would follow it can be played first (its number adds nothing), and it
+        # opened at the end, or never if the rest proves it a mine. The one-step score misses
+        # this (it charges the cell's risk now, as if it could never be avoided), and the peer
+        # puts dead cells last too. False (the default): scored like any other cell.
+        self.defer_dead = defer_dead
 
     def choose(self, cons: Constraints, counts: Counts) -> Choice:
         layouts = counts.layouts
@@ -303,18 +310,20 @@ class Guesser:
                     break
                 continue
             score = found.survive * fifty * (1.0 + self.progress_weight * found.progress)
-            floor = max(floor, score)
-            scored.append((score, found.progress, found.clears if self.living else 0.0, safety[cell], cell))
+            living = not (self.defer_dead and found.values == 1)
+            if living:      # a deferred cell's score must not prune the living cells after it
+                floor = max(floor, score)
+            scored.append((living, score, found.progress, found.clears if self.living else 0.0, safety[cell], cell))
             if budget.spent:
                 break
         if not scored:
             cell = ranked[0]
             return Choice(cell, 1.0 - safety[cell], safety[cell], "safest cell (look-ahead step budget spent)",
                           GuessKind.BUDGET)
-        scored.sort(key=lambda t: (round(t[0], 12), round(t[1], 12), round(t[2], 9), t[3]), reverse=True)
-        score, progress, _clears, s, cell = scored[0]
+        scored.sort(key=lambda t: (t[0], round(t[1], 12), round(t[2], 12), round(t[3], 9), t[4]), reverse=True)
+        best_living, score, progress, _clears, s, cell = scored[0]
         if self.dominance:
-            others = [t[4] for t in scored[1:]]
+            others = [t[5] for t in scored[1:]]
             better = dominating(cons, safety, cell, others + [c for c in ranked if c not in others and c != cell])
             if better is not None:
                 b = safety[better]
@@ -322,7 +331,8 @@ class Guesser:
                                                    f"{b:.1%} safe against {s:.1%}, and safe whenever it is",
                               GuessKind.LOOKAHEAD)
         if self.close_margin:
-            close = [(t[0], t[4]) for t in scored if t[0] >= score - self.close_margin][: self.close_candidates]
+            close = [(t[1], t[5]) for t in scored if t[0] == best_living and t[1] >= score - self.close_margin
+                     ][: self.close_candidates]
             if len(close) >= 2:
                 from .two_guess import rescore_close_calls
                 found = rescore_close_calls(self, cons, close, safety, layouts, _Budget(self.close_budget))
@@ -480,6 +490,7 @@ class Guesser:
         """
         survive = progress = clears = 0.0
         seen = 0.0
+        values = 0
         lift = fifty * (1.0 + self.progress_weight)
         n = len(_neighbours(cons.shape, cell))
         for value in range(n + 1):
@@ -493,6 +504,7 @@ class Guesser:
                 budget.spend(evaluation_steps(nxt, counts))
             p_value = counts.layouts / layouts
             seen += p_value
+            values += 1
             if not (self.living or self.blend_certain) and any_certain_safe(nxt):
                 # A SAT answer, cheaper than the per-cell counts' backward pass.
                 safe_next, certain = 1.0, True
@@ -505,7 +517,7 @@ class Guesser:
                 progress += p_value
                 if self.living:
                     clears += p_value * sum(1 for w in counts.mine_weight if w == 0)
-        return LookAhead(survive, progress, clears)
+        return LookAhead(survive, progress, clears, values)
 
 
 class LookAhead(NamedTuple):
@@ -515,9 +527,11 @@ class LookAhead(NamedTuple):
     (1 when v leaves a certain cell; with ``second_weight``, blended with the second safest
     cell's). ``progress``: P(a certain cell follows). ``clears``: the expected number of
     certain safe frontier cells after it (counted with ``living`` only), a tie-break: of two
-    guesses that score the same, the one that is expected to open more tells more.
+    guesses that score the same, the one that is expected to open more tells more. ``values``:
+    how many values the cell can show if safe (1: the cell is dead, opening it tells nothing).
     """
 
     survive: float
     progress: float
     clears: float
+    values: int
