@@ -13,7 +13,9 @@ Each setting keeps its files in ``--out/<setting>-seed<S>-n<N>/`` (peer results 
 the peer writes them, minebot results one line per game as they arrive). Running the same
 command again resumes: a finished peer run is not repeated and minebot goes on from its last
 game. Ctrl-C prints the table of the games both sides have finished. ``record.json`` and
-``record.md`` in ``--out`` name the exact command, both commits and the times.
+``record.md`` in ``--out`` name the exact command, both commits and the times of the last run;
+``records.jsonl`` keeps every run's record, one line each, so a later run of the same label on
+another setting or other seeds does not lose an earlier one's.
 
 The peer's results are computed once and reused: a minebot variant (``--solver JSON --label
 NAME``) plays the same boards into its own ``minebot-NAME.jsonl`` and is paired with the
@@ -347,9 +349,11 @@ def table(rows: list[dict]) -> str:
 
 def write_record(out: Path, record: dict) -> None:
     """record.json (everything) and record.md (command, commits, times and the table);
-    record-LABEL.* for a variant."""
+    record-LABEL.* for a variant; and the record appended to records.jsonl, the history of runs."""
     stem = "record" + (f"-{record['label']}" if record.get("label") else "")    # one record per variant
     (out / f"{stem}.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    with open(out / "records.jsonl", "a", encoding="utf-8") as history:
+        history.write(json.dumps(record) + "\n")
     md = [f"    {record['command']}", "",
           f"minebot {record['minebot_commit']} (solver options {json.dumps(record.get('solver', {}))}), peer JSMinesweeper {record['peer_commit']} "
           f"({record['node']}), started {record['started']}, ended {record['ended']}"

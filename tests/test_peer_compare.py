@@ -191,6 +191,9 @@ def test_chunks_played_by_two_peer_processes_pool_into_one_setting(pc, tmp_path)
     assert pc.main([*args, "--cached-peer", "--solver", '{"margin": 0.1}', "--label", "wide"]) == 0
     assert (tmp_path / "9x9-zero-seed7-n3" / "peer.jsonl").stat().st_mtime_ns == before
     assert json.loads((tmp_path / "record-wide.json").read_text())["settings"][0]["vs_default"]["games"] == 6
+    # every run's record is kept, in order: the default's first, then the variant's
+    history = [json.loads(line) for line in (tmp_path / "records.jsonl").read_text().splitlines()]
+    assert [r["label"] for r in history][-2:] == ["", "wide"]
 
 
 @pytest.mark.skipif(shutil.which("node") is None or not (BENCH.parents[1] / "shared" / "peers" / "jsminesweeper"
