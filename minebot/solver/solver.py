@@ -106,11 +106,13 @@ class Solver:
 # with a look-ahead budget large enough to score every candidate (20000 steps: with the default's
 # 1200, 13 of 52 look-ahead guesses in 40 expert games were cut short of the cell it would choose).
 # On the peer's expert zero boards it won 0.6 pp more than with the default's budget, at about
-# 1.8 times the CPU (benchmarks/README.md, "Session 9").
+# 1.8 times the CPU (benchmarks/README.md, "Session 9"). Session 11 added the peer's blend for a
+# certain cell next (+0.15 pp, se 0.07, over 20,000 expert zero boards; level on the other four
+# settings), dead cells deferred and up to 16 candidates (both change a few games in 10,000).
 PRESETS: dict[str, dict] = {
-    "strong": {"fifty_weight": 0.9, "margin": 0.1, "candidates": 10, "second_weight": 0.2,
+    "strong": {"fifty_weight": 0.9, "margin": 0.1, "candidates": 16, "second_weight": 0.2,
                "edge_background": 6, "endgame_layouts": 1000, "endgame_budget": 20000,
-               "pseudo_fifty": True, "step_budget": 20000},
+               "pseudo_fifty": True, "step_budget": 20000, "blend_certain": True, "defer_dead": True},
 }
 
 
