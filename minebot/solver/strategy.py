@@ -250,7 +250,7 @@ class Guesser:
         self.dominance = dominance
         # With defer_dead a cell that can show only one value if safe (dead: opening it tells
         # nothing) is guessed only when every scored cell is dead. Deferring such a cell never
-        # loses: whatever would follow it can be played first (its number adds nothing), and it
+        # loses: whatever would follow it can be played first (its number adds nothing), and it is
         # opened at the end, or never if the rest proves it a mine. The one-step score misses
         # this (it charges the cell's risk now, as if it could never be avoided), and the peer
         # puts dead cells last too. False (the default): scored like any other cell.
