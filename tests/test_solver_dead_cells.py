@@ -11,8 +11,14 @@ from minebot.board import neighbours
 from minebot.solver.constraints import with_revealed
 from minebot.solver.dead_cells import dead_cells
 from minebot.solver.probability import CountCache, count_position
-from minebot.solver.strategy import Guesser
+from minebot.solver.strategy import Guesser, GuessKind
 from tests.test_solver_bruteforce import enumerated_positions
+
+
+def _numbers_if_safe(board, unknown, layouts, k: int) -> np.ndarray:
+    """The number unknown cell ``k`` shows in each listed layout where it is safe."""
+    around = [unknown.index(x) for x in neighbours(board.rows, board.cols, *unknown[k]) if x in unknown]
+    return layouts[~layouts[:, k]][:, around].sum(axis=1)
 
 
 def test_dead_cells_show_one_number_in_every_layout_where_they_are_safe():
@@ -23,11 +29,9 @@ def test_dead_cells_show_one_number_in_every_layout_where_they_are_safe():
         dead = dead_cells(cons, counts)
         for cell in cons.cells:
             k = unknown.index(cell)
-            safe = layouts[~layouts[:, k]]
-            if not len(safe):
+            if layouts[:, k].all():
                 continue
-            around = [unknown.index(x) for x in neighbours(board.rows, board.cols, *cell) if x in unknown]
-            shows = np.unique(safe[:, around].sum(axis=1))
+            shows = np.unique(_numbers_if_safe(board, unknown, layouts, k))
             if cell in dead:
                 assert len(shows) == 1, (board.to_text(), cell)
                 found += 1
@@ -71,15 +75,9 @@ def test_living_look_ahead_leaves_dead_cells_out_of_the_next_move():
 def _dead_by_enumeration(board, unknown, layouts) -> set:
     """Cells that are neither safe nor a mine in every layout and show one number in every
     layout where they are safe: opening one tells nothing but that it was safe."""
-    dead = set()
-    for k, cell in enumerate(unknown):
-        safe = layouts[~layouts[:, k]]
-        if not len(safe) or len(safe) == len(layouts):
-            continue
-        around = [unknown.index(x) for x in neighbours(board.rows, board.cols, *cell) if x in unknown]
-        if len(np.unique(safe[:, around].sum(axis=1))) == 1:
-            dead.add(cell)
-    return dead
+    return {cell for k, cell in enumerate(unknown)
+            if 0 < layouts[:, k].sum() < len(layouts)
+            and len(np.unique(_numbers_if_safe(board, unknown, layouts, k))) == 1}
 
 
 def test_opening_a_dead_cell_first_never_wins_more_than_some_other_cell():
@@ -124,7 +122,7 @@ def test_defer_dead_guesses_a_living_cell_where_the_plain_look_ahead_takes_a_dea
         if not any(x not in dead for x in pool) or len(pool) < 2:
             continue
         choice = deferring.choose(cons, counts)
-        if choice.kind.value != "lookahead":
+        if choice.kind is not GuessKind.LOOKAHEAD:
             continue
         assert choice.cell not in dead, (board.to_text(), choice.cell)
         took_dead += plain.choose(cons, counts).cell in dead

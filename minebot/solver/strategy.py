@@ -313,17 +313,18 @@ class Guesser:
             living = not (self.defer_dead and found.values == 1)
             if living:      # a deferred cell's score must not prune the living cells after it
                 floor = max(floor, score)
-            scored.append((living, score, found.progress, found.clears if self.living else 0.0, safety[cell], cell))
+            scored.append(_Scored(living, score, found.progress, found.clears if self.living else 0.0,
+                                  safety[cell], cell))
             if budget.spent:
                 break
         if not scored:
             cell = ranked[0]
             return Choice(cell, 1.0 - safety[cell], safety[cell], "safest cell (look-ahead step budget spent)",
                           GuessKind.BUDGET)
-        scored.sort(key=lambda t: (t[0], round(t[1], 12), round(t[2], 12), round(t[3], 9), t[4]), reverse=True)
+        scored.sort(key=_Scored.rank, reverse=True)
         best_living, score, progress, _clears, s, cell = scored[0]
         if self.dominance:
-            others = [t[5] for t in scored[1:]]
+            others = [t.cell for t in scored[1:]]
             better = dominating(cons, safety, cell, others + [c for c in ranked if c not in others and c != cell])
             if better is not None:
                 b = safety[better]
@@ -331,8 +332,8 @@ class Guesser:
                                                    f"{b:.1%} safe against {s:.1%}, and safe whenever it is",
                               GuessKind.LOOKAHEAD)
         if self.close_margin:
-            close = [(t[1], t[5]) for t in scored if t[0] == best_living and t[1] >= score - self.close_margin
-                     ][: self.close_candidates]
+            close = [(t.score, t.cell) for t in scored
+                     if t.living == best_living and t.score >= score - self.close_margin][: self.close_candidates]
             if len(close) >= 2:
                 from .two_guess import rescore_close_calls
                 found = rescore_close_calls(self, cons, close, safety, layouts, _Budget(self.close_budget))
@@ -518,6 +519,24 @@ class Guesser:
                 if self.living:
                     clears += p_value * sum(1 for w in counts.mine_weight if w == 0)
         return LookAhead(survive, progress, clears, values)
+
+
+class _Scored(NamedTuple):
+    """One scored candidate of ``Guesser.choose``. ``living`` is False only for a cell that
+    ``defer_dead`` puts after the others."""
+
+    living: bool
+    score: float
+    progress: float
+    clears: float
+    safety: float
+    cell: Coord
+
+    def rank(self) -> tuple:
+        """The sort key, higher is better: living cells first, then the score, then (ties) the
+        chance of a certain cell next, the expected clears and the safety now (rounded, so float
+        noise breaks no tie)."""
+        return (self.living, round(self.score, 12), round(self.progress, 12), round(self.clears, 9), self.safety)
 
 
 class LookAhead(NamedTuple):
