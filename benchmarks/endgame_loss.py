@@ -190,6 +190,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from minebot.cli import raise_on_sigterm
-    raise_on_sigterm()          # SIGTERM (a timeout, a kill) reports what was played, as Ctrl-C does
+    from minebot.cli import stop_on_signals
+    stop_on_signals()          # SIGTERM (a timeout, a kill) reports what was played, as Ctrl-C does
     sys.exit(main())

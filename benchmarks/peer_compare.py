@@ -482,6 +482,6 @@ def _run(args: argparse.Namespace, command: str) -> int:
 
 
 if __name__ == "__main__":
-    from minebot.cli import raise_on_sigterm
-    raise_on_sigterm()           # SIGTERM stops a long run as Ctrl-C does: table printed, exit 143
+    from minebot.cli import stop_on_signals
+    stop_on_signals()           # SIGTERM or SIGINT stops a long run as Ctrl-C does: table printed
     sys.exit(main())

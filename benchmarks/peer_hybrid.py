@@ -372,6 +372,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from minebot.cli import raise_on_sigterm
-    raise_on_sigterm()
+    from minebot.cli import stop_on_signals
+    stop_on_signals()
     sys.exit(main())

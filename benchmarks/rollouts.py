@@ -153,8 +153,9 @@ def tasks(positions: list[Position], drawers: list, samples: int, seed: int, spe
 
 
 def run(positions: list[Position], drawers: list, samples: int, seed: int, jobs: int,
-        spec: str) -> tuple[list[list], bool]:
-    """Outcomes per position (one list of wins per layout) and whether Ctrl-C stopped the run."""
+        spec: str) -> tuple[list[list], KeyboardInterrupt | None]:
+    """Outcomes per position (one list of wins per layout), and the Ctrl-C or SIGTERM that
+    stopped the run (None when it ran to the end)."""
     from minebot.cli.bench import play_tasks
     results: list[list] = [[] for _ in positions]
     total = samples * len(positions)
@@ -169,9 +170,9 @@ def run(positions: list[Position], drawers: list, samples: int, seed: int, jobs:
                 print(f"\r{done}/{total} rollouts, {time.perf_counter() - start:.0f} s", end="", file=sys.stderr)
             elif done % max(1, total // 10) == 0:
                 print(f"{done}/{total} rollouts, {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
-        stopped = False
-    except KeyboardInterrupt:
-        stopped = True
+        stopped = None
+    except KeyboardInterrupt as stop:       # Ctrl-C, or SIGTERM (Terminated)
+        stopped = stop
     finally:
         outcomes.close()        # stops the workers
         if sys.stderr.isatty():
@@ -292,14 +293,16 @@ def main(argv: list[str] | None = None) -> int:
     except MinebotError as err:
         print(f"rollouts: {err}", file=sys.stderr)
         return err.exit_code
-    if stopped:
+    if stopped is not None:
         print("interrupted: the figures of the rollouts finished so far", file=sys.stderr)
     if args.positions:
         print(positions_report(positions, results))
     else:
         print(position_report(positions[0], results[0]))
-    return interrupt_exit_code(KeyboardInterrupt()) if stopped else 0
+    return interrupt_exit_code(stopped) if stopped is not None else 0
 
 
 if __name__ == "__main__":
+    from minebot.cli import stop_on_signals
+    stop_on_signals()
     sys.exit(main())

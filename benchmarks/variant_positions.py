@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
                 out.flush()
             return mine
 
-    stopped = False
+    stopped: KeyboardInterrupt | None = None
     try:
         with out:
             for i in range(args.games):
@@ -117,12 +117,14 @@ def main(argv: list[str] | None = None) -> int:
                 game = EngineGame(16, 30, 99, rules=args.rules, seed=args.seed + i, first_click=FIRST[args.rules])
                 play_game(game, Base(**base))
                 print(f"game {i + 1}/{args.games}: {differ} of {seen} guesses differ", file=sys.stderr)
-    except KeyboardInterrupt:
-        stopped = True
+    except KeyboardInterrupt as stop:       # Ctrl-C, or SIGTERM (Terminated)
+        stopped = stop
     print(f"{differ} of {seen} guesses differ (written to {args.out}); CPU for those guesses: "
           f"base {cpu[0]:.1f} s, variant {cpu[1]:.1f} s")
-    return interrupt_exit_code(KeyboardInterrupt()) if stopped else 0
+    return interrupt_exit_code(stopped) if stopped is not None else 0
 
 
 if __name__ == "__main__":
+    from minebot.cli import stop_on_signals
+    stop_on_signals()
     sys.exit(main())

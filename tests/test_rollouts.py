@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import signal
 import sys
 from pathlib import Path
 
@@ -96,23 +97,28 @@ def test_bad_positions_file_names_the_line(tool, tmp_path, capsys):
     assert "missing.jsonl" in capsys.readouterr().err
 
 
-def test_ctrl_c_prints_the_rollouts_done(tmp_path):
-    """Interrupted after its first progress line, the tool prints the figures so far and exits 130."""
-    import signal
+@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("background", [False, True], ids=["foreground", "started-in-background"])
+def test_ctrl_c_prints_the_rollouts_done(tmp_path, sig, code, background):
+    """Interrupted after its first progress line, the tool prints the figures so far and exits
+    130 (SIGINT) or 143 (SIGTERM), also when started as a shell's background job (``tool &``),
+    which begins with SIGINT ignored."""
     import subprocess
     path = tmp_path / "pos.txt"
     path.write_text(POSITION)
+    ignore_sigint = (lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if background else None
     proc = subprocess.Popen([sys.executable, str(BENCH / "rollouts.py"), str(path), "0,5", "1,1",
-                             "--samples", "2000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             "--samples", "2000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=ignore_sigint)
     try:
         first = proc.stderr.readline()
         assert "rollouts" in first
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(sig)
         out, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert proc.returncode == 130
+    assert proc.returncode == code
     assert "interrupted" in err
     done = int(out.split("| 0,5 |")[1].split("|")[1].split("/")[1])
     assert 200 <= done < 2000

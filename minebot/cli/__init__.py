@@ -84,3 +84,17 @@ def raise_on_sigterm():
         return signal.signal(signal.SIGTERM, _terminate)
     except ValueError:
         return None
+
+
+def stop_on_signals() -> None:
+    """For the long benchmark tools: SIGTERM as in ``raise_on_sigterm``, and SIGINT raises
+    ``KeyboardInterrupt`` even when the shell started the tool with SIGINT ignored.
+
+    A non-interactive shell starts a background job (``tool &``, ``nohup``) with SIGINT ignored,
+    and Python then leaves it ignored: ``kill -INT`` would do nothing, and a run that keeps its
+    figures in memory could only be killed, losing them. Either signal now stops the run the way
+    Ctrl-C does, with what was finished printed.
+    """
+    raise_on_sigterm()
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
