@@ -60,26 +60,13 @@ class _Replay(Solver):
         self.board = None
         self.choice = None
 
-    def next_moves(self, board, mines=None, rules=None, first_click=None):
-        self.board = board if board.mines is not None or mines is None else board.replace(mines=mines)
-        return super().next_moves(board, mines, rules, first_click)
-
     def guess(self, result):
         choice = super().guess(result)
         if self.made == self.target:
-            self.choice = choice
+            self.board, self.choice = result.board, choice
             raise _Stop
         self.made += 1
         return choice
-
-
-def first_differing(row: dict, category: str) -> int | None:
-    """The index of the game's first guess in ``category`` where the peer chose another cell."""
-    from peer_hybrid import in_category
-    for k, g in enumerate(row["guesses"]):
-        if in_category(g, category) and g["peer_cell"] is not None and g["peer_cell"] != g["minebot_cell"]:
-            return k
-    return None
 
 
 def position(layout, rules: str, options: dict, row: dict, k: int, where: str) -> dict:
@@ -106,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     from minebot.cli.bench import solver_options
     from minebot.game.layouts import load_layouts
     from peer_compare import SETTINGS
-    from peer_hybrid import check_category, read_rows
+    from peer_hybrid import check_category, first_differing, read_rows
     run = Path(args.run)
     written = 0
     try:

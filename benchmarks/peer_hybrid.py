@@ -192,11 +192,20 @@ def read_rows(path: Path) -> dict[int, dict]:
     return rows
 
 
+def first_differing(default_row: dict, category: str) -> int | None:
+    """The index of the default game's first guess in ``category`` where the peer chose another
+    cell (None: there is none)."""
+    for k, g in enumerate(default_row["guesses"]):
+        if in_category(g, category) and g["peer_cell"] is not None \
+                and tuple(g["peer_cell"]) != tuple(g["minebot_cell"]):
+            return k
+    return None
+
+
 def to_replay(default_row: dict, category: str) -> bool:
     """Whether a hybrid game can differ from the default: some guess of the default game is in
     ``category`` and the peer chose another cell there."""
-    return any(in_category(g, category) and g["peer_cell"] is not None
-               and tuple(g["peer_cell"]) != tuple(g["minebot_cell"]) for g in default_row["guesses"])
+    return first_differing(default_row, category) is not None
 
 
 def category_figures(category: str, chunks: list[tuple[dict[int, dict], dict[int, dict], str]]) -> dict:

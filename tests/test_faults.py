@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from minebot.cli import main
-from minebot.errors import EXIT_BAD_INPUT, EXIT_INCONSISTENT, EXIT_TERMINATED, OutputError
+from minebot.errors import EXIT_BAD_INPUT, EXIT_INCONSISTENT, EXIT_INTERRUPTED, EXIT_TERMINATED, OutputError
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -60,6 +60,25 @@ def test_bench_stops_on_sigterm_with_a_summary_and_exit_143():
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == EXIT_TERMINATED, err
+    summary = json.loads(out.strip().splitlines()[-1])
+    assert summary["games"] >= 0 and "Traceback" not in err
+
+
+def test_bench_started_in_the_background_stops_on_sigint():
+    """A shell's background job (``minebot bench &``) starts with SIGINT ignored; ``kill -INT``
+    still stops it with the summary and exit 130, as Ctrl-C would."""
+    proc = subprocess.Popen([sys.executable, "-m", "minebot", "bench", "--size", "150x150",
+                             "--mines", "5000", "--games", "50", "--jobs", "1", "--json"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    time.sleep(3)
+    proc.send_signal(signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == EXIT_INTERRUPTED, err
     summary = json.loads(out.strip().splitlines()[-1])
     assert summary["games"] >= 0 and "Traceback" not in err
 

@@ -12,7 +12,7 @@ import argparse
 import importlib
 import signal
 import sys
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..errors import MinebotError, Terminated, interrupt_exit_code
 
@@ -57,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 0
-    previous = raise_on_sigterm()
+    restore_signals = stop_on_signals()
     try:
         return int(args.func(args) or 0)
     except MinebotError as exc:
@@ -70,31 +70,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+        restore_signals()
 
 
-def raise_on_sigterm():
-    """SIGTERM raises ``Terminated`` (a KeyboardInterrupt): commands stop as on Ctrl-C,
-    closing what they opened and printing what they finished. Returns the previous handler
-    (None when not in the main thread, where handlers cannot be set)."""
+def stop_on_signals() -> Callable[[], None]:
+    """SIGTERM raises ``Terminated`` and SIGINT ``KeyboardInterrupt``: commands and the long
+    benchmark tools stop as on Ctrl-C, closing what they opened and printing what they finished.
+
+    SIGINT is set only where it was ignored: a non-interactive shell starts a background job
+    (``minebot bench &``, ``nohup tool &``) with SIGINT ignored and Python leaves it so, so
+    ``kill -INT`` would do nothing and a run that keeps its figures in memory could only be
+    killed, losing them. Returns a function that puts the previous handlers back (it does
+    nothing outside the main thread, where handlers cannot be set).
+    """
     def _terminate(signum, frame):
         raise Terminated()
+    previous = {}
     try:
-        return signal.signal(signal.SIGTERM, _terminate)
+        previous[signal.SIGTERM] = signal.signal(signal.SIGTERM, _terminate)
+        if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+            previous[signal.SIGINT] = signal.signal(signal.SIGINT, signal.default_int_handler)
     except ValueError:
-        return None
+        pass
 
-
-def stop_on_signals() -> None:
-    """For the long benchmark tools: SIGTERM as in ``raise_on_sigterm``, and SIGINT raises
-    ``KeyboardInterrupt`` even when the shell started the tool with SIGINT ignored.
-
-    A non-interactive shell starts a background job (``tool &``, ``nohup``) with SIGINT ignored,
-    and Python then leaves it ignored: ``kill -INT`` would do nothing, and a run that keeps its
-    figures in memory could only be killed, losing them. Either signal now stops the run the way
-    Ctrl-C does, with what was finished printed.
-    """
-    raise_on_sigterm()
-    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+    def restore() -> None:
+        for signum, handler in previous.items():
+            if handler is not None:
+                signal.signal(signum, handler)
+    return restore
