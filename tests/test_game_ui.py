@@ -206,8 +206,13 @@ def test_the_face_shown_while_a_button_is_held_gives_no_verdict():
         xtest.fake_input(x11.d, X.MotionNotify, x=rect.left + 16 + 10, y=rect.top + 81 + 10)
         xtest.fake_input(x11.d, X.ButtonPress, 1)
         x11.d.sync()
-        time.sleep(0.3)
+        # xdemineur redraws its face when it gets to the press: wait for a change (up to 3 s)
+        # rather than a fixed time, which a busy machine can outlast.
+        deadline = time.monotonic() + 3.0
         held = screen.grab(rect)
+        while np.array_equal(held, calm) and time.monotonic() < deadline:
+            time.sleep(0.05)
+            held = screen.grab(rect)
         xtest.fake_input(x11.d, X.MotionNotify, x=rect.right + 50, y=rect.bottom + 50)
         xtest.fake_input(x11.d, X.ButtonRelease, 1)
         x11.d.sync()
