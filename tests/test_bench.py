@@ -131,7 +131,7 @@ def test_ab_same_configuration_has_no_discordant_games(capsys):
 
 def test_ab_different_configurations_differ_somewhere(capsys):
     ab = _ab_main()
-    assert ab(["--size", "8x8", "--mines", "12", "--games", "40", "--seed", "5", "--json",
+    assert ab(["--size", "8x8", "--mines", "12", "--games", "60", "--seed", "7", "--json",
                  "--a", '{"lookahead": false}', "--b", "{}"]) == 0
     figures = json.loads(capsys.readouterr().out)
     assert figures["a_only"] + figures["b_only"] > 0

@@ -100,17 +100,20 @@ def final_screen(game):
 
 def _final_screen_wayland(game, timeout: float = 3.0):
     """Native Wayland: a screen cast of its own (not the bot's); a "Congratulations!" window
-    that shows late over the board is closed as the bot closes it, then read again."""
+    that shows late over the board is closed as the bot closes it, then read again. GNOME Shell
+    dims a window under its dialog and fades it back in when the dialog goes: a frame from that
+    fade matches no template, so it is read again too."""
     import time
     from minebot.desktop.mutter import MutterBackend
     from minebot.errors import NoGameError
     from minebot.vision import Reader
+    from minebot.vision.reader import UnmatchedCellsError
     deadline = time.monotonic() + timeout
     with MutterBackend(game.backend.bus) as own:
         while True:
             try:
                 return Reader().read(own.screen().grab(game.region)).board
-            except NoGameError:
+            except (NoGameError, UnmatchedCellsError):
                 if time.monotonic() > deadline:
                     raise
                 game.close_dialogs()

@@ -9,8 +9,8 @@ next position (1 when v makes some cell certain). The score is
     sum over v of P(v) * best_next_safety(v)  =  P(survive this guess and the next move),
 
 with the chance of a certain cell afterwards ("progress") and the plain safety as tie-breaks.
-Cells that can never get information (an isolated 50/50) are taken early: they must be
-guessed anyway, and guessing them first wastes no work if they go wrong.
+A 50/50 that no number outside it can ever resolve (unavoidable.py) is taken first: it must be
+guessed anyway, and guessing it first risks nothing else in vain.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from .constraints import Constraints, with_revealed
 from .dead_cells import DeadCells, first_living
 from .fifty_fifty import FiftyFifties
 from .probability import CountCache, Counts, count_position
+from .unavoidable import unavoidable_fifty_fifty
 
 Coord = tuple[int, int]
 
@@ -89,16 +90,6 @@ def two_best_safeties(counts: Counts, cons: Constraints, living: bool = False) -
     lowest = sorted(weights)[:2]
     best = 1.0 - lowest[0] / layouts
     return best, 1.0 - lowest[-1] / layouts, lowest[0] == 0
-
-
-def _exactly_one(cons: Constraints, lit_a: int, lit_b: int) -> bool:
-    """Whether every layout has exactly one mine among the two frontier literals."""
-    solver = _solver_for(cons, "native", frontier_bounds(cons))
-    try:
-        return not solver.solve(assumptions=[lit_a, lit_b]) and \
-            not solver.solve(assumptions=[-lit_a, -lit_b])
-    finally:
-        solver.delete()
 
 
 DOMINANCE_GAP = 0.001   # safer by more than this, so rounding alone never swaps two cells
@@ -262,10 +253,13 @@ class Guesser:
         if not counts.mines_known:
             cell = max(pool, key=lambda c: (safety[c], -self._covered_around(cons, c)))
             return Choice(cell, 1.0 - safety[cell], safety[cell], "safest cell", GuessKind.SAFEST)
-        forced = self._forced_fifty_fifty(cons, counts)
+        forced = unavoidable_fifty_fifty(cons, counts)
         if forced is not None:
-            return Choice(forced, 0.5, 0.5, "forced 50/50: no future number can tell these two "
-                                            "cells apart, so guess it now", GuessKind.FORCED_FIFTY)
+            scored = self._score(cons, counts, forced, safety, None)
+            cell = scored[0].cell if scored else forced[0]
+            return Choice(cell, 0.5, 0.5, f"forced 50/50: no number outside these {len(forced)} cells can ever "
+                                          "tell their two ways to hold the mines apart, so guess it now",
+                          GuessKind.FORCED_FIFTY)
         # Before the one-candidate shortcut: the endgame search weighs every cell, and where a
         # single cell is far safer than the rest it may still not be the one that wins most.
         if self.endgame_layouts and counts.layouts <= self.endgame_layouts:
@@ -287,41 +281,12 @@ class Guesser:
                 return Choice(pseudo, 1.0 - safety[pseudo], safety[pseudo],
                               "pseudo-50/50: a mine only where it is half of a 50/50 nothing can "
                               "resolve, so its risk comes anyway: take it now", GuessKind.PSEUDO_FIFTY)
-        scored = []
-        floor = -1.0
-        budget = _Budget(self.step_budget)
-        ranked = sorted(pool, key=lambda c: (-safety[c], self._covered_around(cons, c)))
-        # Safest first: a cell cannot score above its own safety, so once some cell's score
-        # beats another's safety that one need not be looked at (same choice, less work).
-        # Past the step budget the best cell so far is played (or the safest, if none). The
-        # budget counts work, not time, so the choice is reproducible (see evaluation_steps).
-        for cell in ranked:
-            fifty = 1.0
-            if fifties is not None and self.fifty_weight and safety[cell] > 0:
-                share = fifties.influence(cell, self.fifty_patterns) / (safety[cell] * layouts)
-                fifty += self.fifty_weight * share
-            lift = fifty * (1.0 + self.progress_weight)       # a score is at most safety x lift
-            # Close calls need every score within close_margin of the best, not only the best.
-            if safety[cell] * lift < floor - self.close_margin - 1e-9:
-                continue
-            found = self._look_ahead(cons, cell, layouts, safety[cell], floor - self.close_margin, budget, fifty)
-            if found is None:
-                if budget.spent:
-                    break
-                continue
-            score = found.survive * fifty * (1.0 + self.progress_weight * found.progress)
-            living = not (self.defer_dead and found.values == 1)
-            if living:      # a deferred cell's score must not prune the living cells after it
-                floor = max(floor, score)
-            scored.append(_Scored(living, score, found.progress, found.clears if self.living else 0.0,
-                                  safety[cell], cell))
-            if budget.spent:
-                break
+        scored = self._score(cons, counts, pool, safety, fifties)
+        ranked = self._ranked(cons, pool, safety)
         if not scored:
             cell = ranked[0]
             return Choice(cell, 1.0 - safety[cell], safety[cell], "safest cell (look-ahead step budget spent)",
                           GuessKind.BUDGET)
-        scored.sort(key=_Scored.rank, reverse=True)
         best_living, score, progress, _clears, s, cell = scored[0]
         if self.dominance:
             others = [t.cell for t in scored[1:]]
@@ -348,6 +313,49 @@ class Guesser:
                   + (f"{score:.1%} to survive the next move too, " if plain else f"score {score:.3f}, ")
                   + f"{progress:.0%} chance of a certain cell after it")
         return Choice(cell, 1.0 - s, score, reason, GuessKind.LOOKAHEAD)
+
+    def _ranked(self, cons: Constraints, pool: list[Coord], safety: dict[Coord, float]) -> list[Coord]:
+        """Safest first, then fewest unknown neighbours (more likely to open up)."""
+        return sorted(pool, key=lambda c: (-safety[c], self._covered_around(cons, c)))
+
+    def _score(self, cons: Constraints, counts: Counts, pool: list[Coord], safety: dict[Coord, float],
+               fifties: FiftyFifties | None) -> list[_Scored]:
+        """The look-ahead scores of the cells of ``pool`` worth scoring, best first.
+
+        Safest first: a cell cannot score above its own safety, so once some cell's score
+        beats another's safety that one need not be looked at (same choice, less work). Past
+        the step budget the cells scored so far are all there is (none, if it ran out on the
+        first). The budget counts work, not time, so the choice is reproducible (see
+        evaluation_steps).
+        """
+        layouts = counts.layouts
+        scored = []
+        floor = -1.0
+        budget = _Budget(self.step_budget)
+        for cell in self._ranked(cons, pool, safety):
+            fifty = 1.0
+            if fifties is not None and self.fifty_weight and safety[cell] > 0:
+                share = fifties.influence(cell, self.fifty_patterns) / (safety[cell] * layouts)
+                fifty += self.fifty_weight * share
+            lift = fifty * (1.0 + self.progress_weight)       # a score is at most safety x lift
+            # Close calls need every score within close_margin of the best, not only the best.
+            if safety[cell] * lift < floor - self.close_margin - 1e-9:
+                continue
+            found = self._look_ahead(cons, cell, layouts, safety[cell], floor - self.close_margin, budget, fifty)
+            if found is None:
+                if budget.spent:
+                    break
+                continue
+            score = found.survive * fifty * (1.0 + self.progress_weight * found.progress)
+            living = not (self.defer_dead and found.values == 1)
+            if living:      # a deferred cell's score must not prune the living cells after it
+                floor = max(floor, score)
+            scored.append(_Scored(living, score, found.progress, found.clears if self.living else 0.0,
+                                  safety[cell], cell))
+            if budget.spent:
+                break
+        scored.sort(key=_Scored.rank, reverse=True)
+        return scored
 
     def candidate_pool(self, cons: Constraints, counts: Counts) -> tuple[list[Coord], dict[Coord, float]]:
         """The cells worth a look-ahead, and the safety of each frontier cell and of them.
@@ -391,38 +399,6 @@ class Guesser:
             if 0 < s and s + fifties.influence(cell, True) / layouts >= best - self.margin:
                 pool.append(cell)
                 safety[cell] = s
-
-    @staticmethod
-    def _forced_fifty_fifty(cons: Constraints, counts: Counts) -> Coord | None:
-        """Two cells holding exactly one mine that nothing can ever tell apart.
-
-        Both are touched by exactly the same numbers (so the rest of the board cannot depend on
-        which one is the mine), the numbers allow exactly one mine between them, and every
-        other unknown neighbour of either cell is a certain mine, so no cell that can still be
-        opened would show a number next to them. The guess is unavoidable: take it at once.
-        """
-        layouts = counts.layouts
-        weights = counts.mine_weight
-        certain_mines = {cell for v, cell in enumerate(cons.cells) if weights[v] == layouts}
-        unknown = set(cons.index) | set(cons.background)
-        of_var: dict[int, list[int]] = {}
-        for j, number in enumerate(cons.numbers):
-            for v in number.vars:
-                of_var.setdefault(v, []).append(j)
-        groups: dict[tuple, list[int]] = {}
-        for v, cell in enumerate(cons.cells):
-            if 2 * weights[v] == layouts:
-                groups.setdefault(tuple(of_var.get(v, ())), []).append(v)
-        for key, vs in groups.items():
-            if len(vs) != 2:
-                continue
-            a, b = (cons.cells[v] for v in vs)
-            around = (set(_neighbours(cons.shape, a)) | set(_neighbours(cons.shape, b))) - {a, b}
-            if any(x in unknown and x not in certain_mines for x in around):
-                continue
-            if _exactly_one(cons, vs[0] + 1, vs[1] + 1):
-                return min(a, b)
-        return None
 
     def _endgame(self, cons: Constraints):
         search = Endgame.of_position(cons, self.endgame_layouts, self.endgame_budget)
