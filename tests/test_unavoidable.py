@@ -8,8 +8,9 @@ import itertools
 import numpy as np
 import pytest
 
-from minebot.board import Board
+from minebot.board import Board, Cell, neighbour_count
 from minebot.solver import Solver
+from minebot.solver.analysis import analyse
 from minebot.solver.constraints import build_constraints
 from minebot.solver.probability import count_position
 from minebot.solver.unavoidable import unavoidable_fifty_fifty
@@ -84,3 +85,58 @@ def test_the_solver_guesses_inside_the_set_at_once():
     move = solver.next_moves(Board.parse(CHAIN))[0]
     assert move.cell in {(0, 0), (1, 0), (3, 0), (4, 0)} and move.p_mine == 0.5
     assert solver.last_reason.startswith("forced 50/50")
+
+
+def guess_positions(rng, rows=5, cols=6, mines=8):
+    """Positions of real play where no cell is certain: a random layout, opened from a safe cell
+    and by every cell the solver proves safe; at each stop a random safe cell is opened."""
+    while True:
+        layout = np.zeros(rows * cols, bool)
+        layout[rng.choice(rows * cols, mines, replace=False)] = True
+        layout = layout.reshape(rows, cols)
+        numbers = neighbour_count(layout)
+        cells = np.full((rows, cols), Cell.COVERED, np.int8)
+        def open_(cell):
+            todo = [cell]
+            while todo:
+                r, c = todo.pop()
+                if cells[r, c] != Cell.COVERED:
+                    continue
+                cells[r, c] = numbers[r, c]
+                if numbers[r, c] == 0:
+                    todo += [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                             if 0 <= r + dr < rows and 0 <= c + dc < cols]
+        safe = np.argwhere(~layout)
+        open_(tuple(safe[rng.integers(len(safe))]))
+        while True:
+            board = Board(cells.copy(), mines)
+            covered_safe = np.argwhere((cells == Cell.COVERED) & ~layout)
+            if not len(covered_safe):
+                break
+            found = analyse(board, mines)
+            if found.safe:
+                for cell in found.safe:
+                    open_(cell)
+                continue
+            yield board
+            open_(tuple(covered_safe[rng.integers(len(covered_safe))]))
+
+
+def test_guessing_inside_the_set_first_gives_nothing_away():
+    """The exact game tree: in positions of real play with an unavoidable 50/50, some cell of
+    the set wins as often as the best cell anywhere (so taking it first never costs a win)."""
+    from minebot.solver.endgame import Endgame
+    checked = 0
+    for board in itertools.islice(guess_positions(np.random.default_rng(11)), 3000):
+        cons = build_constraints(board, board.mines)
+        counts = count_position(cons)
+        cells = unavoidable_fifty_fifty(cons, counts)
+        search = None if cells is None else Endgame.of_position(cons, 1000, 10 ** 7)
+        if search is None:
+            continue
+        _cell, best = search.best()
+        assert max(search.win_probability(c) for c in cells) >= best - 1e-12, board.to_text()
+        checked += 1
+        if checked == 40:
+            break
+    assert checked == 40, checked
