@@ -10,7 +10,8 @@ next position (1 when v makes some cell certain). The score is
 
 with the chance of a certain cell afterwards ("progress") and the plain safety as tie-breaks.
 A 50/50 that no number outside it can ever resolve (unavoidable.py) is taken first: it must be
-guessed anyway, and guessing it first risks nothing else in vain.
+guessed anyway, and guessing it first risks nothing else in vain (where the exhaustive endgame
+search can run, it decides instead: it knows which cell of the set is best).
 """
 
 from __future__ import annotations
@@ -253,13 +254,6 @@ class Guesser:
         if not counts.mines_known:
             cell = max(pool, key=lambda c: (safety[c], -self._covered_around(cons, c)))
             return Choice(cell, 1.0 - safety[cell], safety[cell], "safest cell", GuessKind.SAFEST)
-        forced = unavoidable_fifty_fifty(cons, counts)
-        if forced is not None:
-            scored = self._score(cons, counts, forced, safety, None)
-            cell = scored[0].cell if scored else forced[0]
-            return Choice(cell, 0.5, 0.5, f"forced 50/50: no number outside these {len(forced)} cells can ever "
-                                          "tell their two ways to hold the mines apart, so guess it now",
-                          GuessKind.FORCED_FIFTY)
         # Before the one-candidate shortcut: the endgame search weighs every cell, and where a
         # single cell is far safer than the rest it may still not be the one that wins most.
         if self.endgame_layouts and counts.layouts <= self.endgame_layouts:
@@ -269,6 +263,15 @@ class Guesser:
                 p = 1.0 - safety.get(cell, safety_of(cons, counts, cell))
                 return Choice(cell, p, win, f"endgame search over {counts.layouts} layouts: "
                                             f"{win:.1%} to win from here", GuessKind.ENDGAME)
+        # After the endgame search: a cell of an unavoidable 50/50 wins as often as any (see
+        # unavoidable.py), but not every cell of it does, and the search knows which.
+        forced = unavoidable_fifty_fifty(cons, counts)
+        if forced is not None:
+            scored = self._score(cons, counts, forced, safety, None)
+            cell = scored[0].cell if scored else forced[0]
+            return Choice(cell, 0.5, 0.5, f"forced 50/50: no number outside these {len(forced)} cells can ever "
+                                          "tell their two ways to hold the mines apart, so guess it now",
+                          GuessKind.FORCED_FIFTY)
         fifties = FiftyFifties(cons, counts, self.cache) if self.fifty_weight or self.pseudo_fifty else None
         if fifties is not None and self.fifty_patterns and self.fifty_weight:
             self._add_influenced(pool, safety, counts, fifties)
