@@ -173,6 +173,14 @@ def test_a_variant_is_also_compared_with_the_default_game_by_game(pc, tmp_path):
     assert "variant - default +25.00 pp" in pc.variant_lines([{"setting": "8x8-zero", "vs_default": v}])
 
 
+def test_a_variant_without_the_defaults_games_says_so_instead_of_a_tie(pc, tmp_path):
+    folder = _chunk(tmp_path / "d", [True, False], [True, True], name=pc.minebot_file("v"))
+    row = {"setting": "8x8-zero", **pc.setting_figures("8x8-zero", [folder], "v")}
+    assert row["vs_default"]["games"] == 0
+    line = pc.variant_lines([row])
+    assert "not known" in line and "pp" not in line
+
+
 @pytest.mark.skipif(shutil.which("node") is None or not (BENCH.parents[1] / "shared" / "peers" / "jsminesweeper"
                                                             / "run_js.js").is_file(),
                     reason="needs node and the peer in ../shared/peers/jsminesweeper")
