@@ -321,14 +321,17 @@ def setting_figures(name: str, folders: list[Path], label: str = "") -> dict:
 
 
 def variant_lines(rows: list[dict]) -> str:
-    """One line per setting: the variant against the default solver on the same boards (or
-    that the default has not played them: a figure over 0 games would read as a tie)."""
-    return "\n".join(f"{r['setting']}: variant - default {100 * v['difference']:+.2f} pp (se {100 * v['stderr']:.2f}) "
-                     f"over {v['games']} games; only the default won {v['default_only']}, "
-                     f"only the variant {v['variant_only']}" if v["games"] else
-                     f"{r['setting']}: variant - default not known: the default solver has not played "
-                     f"these boards ({minebot_file('')} in the chunk folders)"
-                     for r in rows if (v := r.get("vs_default")) is not None)
+    """One line per setting: the variant against the default solver on the same boards."""
+    return "\n".join(_variant_line(r["setting"], v) for r in rows if (v := r.get("vs_default")) is not None)
+
+
+def _variant_line(setting: str, v: dict) -> str:
+    """A figure over 0 games would read as a tie: say instead that the default has not played."""
+    if not v["games"]:
+        return (f"{setting}: variant - default not known: the default solver has not played these boards "
+                f"({minebot_file('')} in the chunk folders)")
+    return (f"{setting}: variant - default {100 * v['difference']:+.2f} pp (se {100 * v['stderr']:.2f}) "
+            f"over {v['games']} games; only the default won {v['default_only']}, only the variant {v['variant_only']}")
 
 
 def _rate(wins: int, games: int, ci: list[float]) -> str:
