@@ -20,9 +20,14 @@ def test_packing_keeps_every_coefficient():
     from minebot.solver.counting import _field_bits, unpack
     for n in (3, 62, 63, 140):
         bits = _field_bits(n)
-        coeffs = [(1 << n) - 1 - k for k in range(n + 1)]
-        packed = sum(c << (bits * k) for k, c in enumerate(coeffs))
-        assert unpack(packed, n + 1, bits) == coeffs
+        # Coefficients near the field's top, all below 2**64 (wide fields take a numpy path
+        # then), and one wide coefficient among small ones.
+        for coeffs in ([(1 << n) - 1 - k for k in range(n + 1)],
+                       [(1 << min(n, 64)) - 1 - k for k in range(n + 1)],
+                       [k * 1000 for k in range(n)] + [(1 << n) - 1]):
+            packed = sum(c << (bits * k) for k, c in enumerate(coeffs))
+            got = unpack(packed, n + 1, bits)
+            assert got == coeffs and all(type(x) is int for x in got)
 
 
 def test_large_components_match_a_plain_enumeration_of_their_totals():

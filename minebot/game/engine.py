@@ -21,7 +21,7 @@ from .base import Game
 from .layouts import Layout
 from .rules import check_rules, place_mines
 
-_MARKS = (Cell.COVERED, Cell.FLAG, Cell.QUESTION)
+_MARKS = frozenset(int(c) for c in (Cell.COVERED, Cell.FLAG, Cell.QUESTION))   # plain ints: hashed fast
 
 
 class EngineGame(Game):
@@ -158,18 +158,23 @@ class EngineGame(Game):
             self._view[cell] = Cell.COVERED
 
     def _flood(self, start: tuple[int, int]) -> None:
-        """Reveal ``start``; through zeros, reveal every connected safe cell (marks included)."""
+        """Reveal ``start``; through zeros, reveal every connected safe cell (marks included).
+
+        Cells are read with ``ndarray.item`` and compared with plain ints, not numpy scalars
+        with enum members: a zero on expert opens hundreds of cells, one at a time."""
         view, count = self._view, self._count
+        rows, cols = self.rows, self.cols
         queue = deque([start])
         while queue:
             cell = queue.popleft()
-            if view[cell] <= 8:
+            if view.item(cell) <= 8:
                 continue
-            view[cell] = count[cell]
+            n_mines = count.item(cell)
+            view[cell] = n_mines
             self._safe_left -= 1
-            if count[cell] == 0:
-                for n in neighbours(self.rows, self.cols, *cell):
-                    if view[n] in _MARKS:
+            if n_mines == 0:
+                for n in neighbours(rows, cols, *cell):
+                    if view.item(n) in _MARKS:
                         queue.append(n)
         self._check_won()
 

@@ -142,40 +142,70 @@ def _split(n_vars: int, numbers: list[Number]) -> list[Component]:
 
 
 def with_revealed(cons: Constraints, cell: Coord, value: int) -> Constraints | None:
-    """The constraints after ``cell`` turns out safe and shows ``value``; None if impossible.
+    """The constraints after ``cell`` turns out safe and shows ``value``; None if impossible."""
+    return Reveal(cons, cell).show(value)
+
+
+class Reveal:
+    """The constraints after ``cell`` turns out safe, for each value it could show.
 
     Incremental (no Board needed), so the look-ahead can try every value a guess could show
-    without rebuilding the whole position.
+    without rebuilding the whole position. The values differ only in the need of the one new
+    number, so everything else (the variables, the old numbers, the components) is worked out
+    once per cell and shared by the positions of all its values; callers must not change it.
     """
-    background = set(cons.background)
-    unknown_nbrs = [x for x in neighbours(*cons.shape, *cell) if x in cons.index or x in background]
-    if value > len(unknown_nbrs):
-        return None
-    fresh = [x for x in unknown_nbrs if x in background]
-    cells = [x for x in cons.cells if x != cell] + fresh
-    index = {x: i for i, x in enumerate(cells)}
-    numbers: list[Number] = []
-    seen: dict[tuple[int, ...], int] = {}
-    old_cells = cons.cells
-    candidates = [(n.cell, [old_cells[v] for v in n.vars], n.need) for n in cons.numbers]
-    candidates.append((cell, unknown_nbrs, value))
-    for where, members, need in candidates:
-        vs = tuple(sorted(index[x] for x in members if x != cell))
-        if len(vs) < need:
+
+    def __init__(self, cons: Constraints, cell: Coord) -> None:
+        self.cell = cell
+        background = set(cons.background)
+        unknown_nbrs = [x for x in neighbours(*cons.shape, *cell) if x in cons.index or x in background]
+        self.room = len(unknown_nbrs)
+        fresh = [x for x in unknown_nbrs if x in background]
+        cells = [x for x in cons.cells if x != cell] + fresh
+        index = {x: i for i, x in enumerate(cells)}
+        numbers: list[Number] = []
+        seen: dict[tuple[int, ...], int] = {}
+        old_cells = cons.cells
+        self.possible = True
+        for number in cons.numbers:
+            vs = tuple(sorted(index[x] for x in (old_cells[v] for v in number.vars) if x != cell))
+            if len(vs) < number.need:
+                self.possible = False
+                return
+            if not vs:
+                continue
+            other = seen.get(vs)
+            if other is not None:
+                if other != number.need:
+                    self.possible = False
+                    return
+                continue
+            seen[vs] = number.need
+            numbers.append(Number(number.cell, vs, number.need))
+        vs = tuple(sorted(index[x] for x in unknown_nbrs))
+        # The new number: the same cells as an old one need the same count (and add nothing);
+        # else it is one more number, whose need is the value shown.
+        self.new_vars = vs
+        self.same_as = seen.get(vs) if vs else 0
+        if vs and self.same_as is None:
+            numbers.append(Number(cell, vs, 0))
+        self.numbers = numbers
+        self.components = _split(len(cells), numbers)
+        background.discard(cell)
+        background.difference_update(fresh)
+        self.base = Constraints(cons.shape, cells, index, numbers, self.components, sorted(background),
+                                cons.mines_left, cons.flags)
+
+    def show(self, value: int) -> Constraints | None:
+        """The position after the cell shows ``value``; None when no layout allows it."""
+        if not self.possible or value > self.room:
             return None
-        if not vs:
-            continue
-        other = seen.get(vs)
-        if other is not None:
-            if other != need:
-                return None
-            continue
-        seen[vs] = need
-        numbers.append(Number(where, vs, need))
-    background.discard(cell)
-    background.difference_update(fresh)
-    return Constraints(cons.shape, cells, index, numbers, _split(len(cells), numbers),
-                       sorted(background), cons.mines_left, cons.flags)
+        if self.same_as is not None:            # no new number: it must agree with the old one
+            return self.base if value == self.same_as else None
+        numbers = self.numbers[:-1] + [Number(self.cell, self.new_vars, value)]
+        base = self.base
+        return Constraints(base.shape, base.cells, base.index, numbers, self.components, base.background,
+                           base.mines_left, base.flags)
 
 
 def with_fixed(cons: Constraints, mines: list[Coord], safe: list[Coord]) -> Constraints:

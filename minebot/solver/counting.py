@@ -122,11 +122,21 @@ def _field_bits(n: int) -> int:
 
 
 def unpack(value: int, fields: int, bits: int) -> list[int]:
-    """The coefficients of a packed polynomial (little end first)."""
+    """The coefficients of a packed polynomial (little end first).
+
+    Wide fields (components of more than 62 cells) mostly hold counts that still fit in 64
+    bits, so numpy splits every field into its low 8 bytes and the rest at once, and only when
+    some high part is not zero are the fields joined one by one in Python (the per-cell mine
+    counts of large components are unpacked tens of thousands of times an expert game)."""
     size = bits // 8
     raw = value.to_bytes(fields * size, "little")
     if bits == 64:
-        return [int(x) for x in np.frombuffer(raw, dtype="<u8")]
+        return np.frombuffer(raw, dtype="<u8").tolist()
+    table = np.frombuffer(raw, dtype=np.uint8).reshape(fields, size)
+    low = np.ascontiguousarray(table[:, :8]).view("<u8").ravel().tolist()
+    high = table[:, 8:]
+    if not high.any():
+        return low
     return [int.from_bytes(raw[k * size:(k + 1) * size], "little") for k in range(fields)]
 
 

@@ -12,6 +12,9 @@ from .strategy import Guesser
 
 Coord = tuple[int, int]
 
+# Marks that would swallow a click (cleared first); plain ints, checked once per safe cell.
+_SWALLOWING = frozenset((int(Cell.FLAG), int(Cell.QUESTION)))
+
 
 def default_first_click(rows: int, cols: int, rules: str | None) -> Coord | None:
     """Where to open a fresh board.
@@ -93,7 +96,7 @@ class Solver:
     @staticmethod
     def _open(board: Board, cell: Coord, p_mine: float) -> list[Move]:
         # A flag or question mark would swallow the click: clear it first.
-        if board.cells[cell] in (Cell.FLAG, Cell.QUESTION):
+        if board.cells.item(cell) in _SWALLOWING:
             return [Move(Action.UNFLAG, cell, p_mine), Move(Action.OPEN, cell, p_mine)]
         return [Move(Action.OPEN, cell, p_mine)]
 

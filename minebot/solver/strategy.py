@@ -23,7 +23,7 @@ from typing import NamedTuple
 from ..board import neighbours
 from .backbone import _solver_for, any_certain_safe, frontier_bounds
 from .endgame import Endgame
-from .constraints import Constraints, with_revealed
+from .constraints import Constraints, Reveal
 from .dead_cells import DeadCells, first_living
 from .fifty_fifty import FiftyFifties
 from .probability import CountCache, Counts, count_position
@@ -134,11 +134,11 @@ def evaluation_steps(nxt: Constraints, counts: Counts) -> int:
     return nxt.frontier_size + sum(cc.work for cc in counts.components) // 4
 
 
-def revealed_position(cons: Constraints, cell: Coord, value: int,
+def revealed_position(reveal: Reveal, value: int,
                       cache: CountCache | None) -> tuple[Constraints, Counts] | None:
-    """The position after ``cell`` opens safe and shows ``value``, with its exact counts; None
-    when no layout shows that value there (both look-aheads try every value 0-8)."""
-    nxt = with_revealed(cons, cell, value)
+    """The position after the reveal's cell opens safe and shows ``value``, with its exact
+    counts; None when no layout shows that value there (both look-aheads try every value 0-8)."""
+    nxt = reveal.show(value)
     if nxt is None:
         return None
     counts = count_position(nxt, cache)
@@ -472,11 +472,11 @@ class Guesser:
         seen = 0.0
         values = 0
         lift = fifty * (1.0 + self.progress_weight)
-        n = len(_neighbours(cons.shape, cell))
-        for value in range(n + 1):
+        reveal = Reveal(cons, cell)
+        for value in range(len(_neighbours(cons.shape, cell)) + 1):
             if (survive + (safe - seen)) * lift < floor - 1e-9 or (budget is not None and budget.spent):
                 return None
-            found = revealed_position(cons, cell, value, self.cache)
+            found = revealed_position(reveal, value, self.cache)
             if found is None:
                 continue
             nxt, counts = found

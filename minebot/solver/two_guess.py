@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from ..board import neighbours
 from .backbone import any_certain_safe
-from .constraints import Constraints
+from .constraints import Constraints, Reveal
 from .probability import Counts
 from .strategy import Guesser, _Budget, evaluation_steps, revealed_position, two_best_safeties
 
@@ -65,10 +65,11 @@ def two_guess_survival(guesser: Guesser, cons: Constraints, cell: Coord, layouts
     None as soon as it provably stays below ``floor``; raises OutOfSteps when the budget ends.
     ``layouts`` is the position's total weight and ``safe`` the cell's safety."""
     survive = seen = 0.0
+    reveal = Reveal(cons, cell)
     for value in range(len(list(neighbours(*cons.shape, *cell))) + 1):
         if survive + (safe - seen) < floor - 1e-12:
             return None
-        found = revealed_position(cons, cell, value, guesser.cache)
+        found = revealed_position(reveal, value, guesser.cache)
         if found is None:
             continue
         nxt, counts = found
