@@ -15,6 +15,7 @@ milliseconds where plain enumeration takes seconds.
 from __future__ import annotations
 
 from bisect import bisect_right
+from functools import lru_cache
 from operator import itemgetter
 
 import numpy as np
@@ -59,18 +60,18 @@ class ComponentCounts:
         return sum(self.total)
 
 
-def _order(cells: list[int], numbers: list[tuple[tuple[int, ...], int]]) -> list[int]:
+def _order(cells: list[int], numbers: tuple[tuple[int, ...], ...]) -> list[int]:
     """Greedy elimination order that keeps few numbers open at a time.
 
     Next is the cell in the most already-open numbers (ties: the one closing most of them,
     then the one opening fewest new numbers); scores are kept up to date incrementally.
     """
     of_cell: dict[int, list[int]] = {v: [] for v in cells}
-    for j, (vs, _) in enumerate(numbers):
+    for j, vs in enumerate(numbers):
         for v in vs:
             of_cell[v].append(j)
     remaining = set(cells)
-    left = [len(vs) for vs, _ in numbers]      # unplaced cells per number
+    left = [len(vs) for vs in numbers]         # unplaced cells per number
     opened = [False] * len(numbers)
     in_open = dict.fromkeys(cells, 0)          # open numbers containing the cell
     closing = dict.fromkeys(cells, 0)          # open numbers the cell would close
@@ -83,7 +84,7 @@ def _order(cells: list[int], numbers: list[tuple[tuple[int, ...], int]]) -> list
         remaining.discard(best)
         touching.discard(best)
         for j in of_cell[best]:
-            vs = numbers[j][0]
+            vs = numbers[j]
             if not opened[j]:
                 opened[j] = True
                 for v in vs:
@@ -167,34 +168,12 @@ def forward_pass(cells: list[int], numbers: list[tuple[tuple[int, ...], int]]
     where that choice breaks a number. Shared by the counting and by the layout sampler
     (``sampling.py``), which walks the same states with the completions of ``backward_pass``.
     """
-    order = _order(cells, numbers)
-    n = len(order)
-    bits = _field_bits(n)
-    pos = {v: i for i, v in enumerate(order)}
-    sets = [sorted(pos[v] for v in vs) for vs, _ in numbers]
-    members = [set(s) for s in sets]
-    first = [s[0] for s in sets]
-    last = [s[-1] for s in sets]
-    opens_at: list[list[int]] = [[] for _ in range(n)]
-    for j, f in enumerate(first):
-        opens_at[f].append(j)
-    steps = []
-    active: list[int] = []
-    for i in range(n):
-        opening = opens_at[i]
-        ext = active + opening
-        contains = [1 if i in members[j] else 0 for j in ext]
-        cap = [len(sets[j]) - bisect_right(sets[j], i) for j in ext]
-        keep = [t for t, j in enumerate(ext) if last[j] > i]
-        member = [t for t, c in enumerate(contains) if c]
-        steps.append((list(numbers[j][1] for j in opening), list(zip(member, [cap[t] for t in member])),
-                      _picker(keep)))
-        active = [ext[t] for t in keep]
-
+    order, bits, steps = _plan(tuple(cells), tuple(vs for vs, _ in numbers))
+    needs = [need for _, need in numbers]
     forward: list[dict[tuple, int]] = [{(): 1}]
     links: list[dict[tuple, tuple]] = []
-    for step in steps:
-        open_needs, member, pick = step
+    for opening, member, pick in steps:
+        open_needs = [needs[j] for j in opening]
         nxt: dict[tuple, int] = {}
         link: dict[tuple, tuple] = {}
         get = nxt.get
@@ -222,7 +201,42 @@ def forward_pass(cells: list[int], numbers: list[tuple[tuple[int, ...], int]]
                 nxt[t1] = get(t1, 0) + (poly << bits)
         forward.append(nxt)
         links.append(link)
-    return order, forward, links, bits
+    return list(order), forward, links, bits
+
+
+@lru_cache(maxsize=512)
+def _plan(cells: tuple[int, ...], shape: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], int, tuple]:
+    """``(order, bits, steps)`` of the forward DP over a component with these cells and these
+    numbers' variables: the cell order, the field width, and per cell the numbers it opens, the
+    open numbers it belongs to (with the room they keep after it) and the picker of the numbers
+    still open after it.
+
+    Only the structure, not the needs: the look-ahead counts the same component once for every
+    value a guess could show (the new number's need is the value, everything else is alike), so
+    the plan is worked out once and looked up after (it cost about as much as the DP itself)."""
+    order = _order(list(cells), shape)
+    n = len(order)
+    bits = _field_bits(n)
+    pos = {v: i for i, v in enumerate(order)}
+    sets = [sorted(pos[v] for v in vs) for vs in shape]
+    members = [set(s) for s in sets]
+    first = [s[0] for s in sets]
+    last = [s[-1] for s in sets]
+    opens_at: list[list[int]] = [[] for _ in range(n)]
+    for j, f in enumerate(first):
+        opens_at[f].append(j)
+    steps = []
+    active: list[int] = []
+    for i in range(n):
+        opening = opens_at[i]
+        ext = active + opening
+        contains = [1 if i in members[j] else 0 for j in ext]
+        cap = [len(sets[j]) - bisect_right(sets[j], i) for j in ext]
+        keep = [t for t, j in enumerate(ext) if last[j] > i]
+        member = [t for t, c in enumerate(contains) if c]
+        steps.append((tuple(opening), tuple(zip(member, [cap[t] for t in member])), _picker(keep)))
+        active = [ext[t] for t in keep]
+    return tuple(order), bits, tuple(steps)
 
 
 def _backward(forward, links, n: int, bits: int) -> list[list[int]]:
