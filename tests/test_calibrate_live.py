@@ -33,6 +33,25 @@ def mines():
         xvfb.stop()
 
 
+def _settled_read(screen, reader, timeout: float = 10.0) -> list[str]:
+    """The board once two reads half a second apart agree: on a loaded machine the game can
+    still be redrawing after the click (a frame it is drawing reads as no board)."""
+    from minebot.vision.reader import NoBoardError
+    deadline = time.monotonic() + timeout
+    last = None
+    while True:
+        time.sleep(0.5)
+        try:
+            rows = reader.read(screen.grab()).board.rows_text()
+        except NoBoardError:
+            if time.monotonic() > deadline:
+                raise
+            continue
+        if rows == last or time.monotonic() > deadline:
+            return rows
+        last = rows
+
+
 def test_calibrate_live_then_read(mines, tmp_path, monkeypatch):
     from minebot.cli import main
     from minebot.desktop.capture import Screen
@@ -51,8 +70,7 @@ def test_calibrate_live_then_read(mines, tmp_path, monkeypatch):
     cy = (grid.y0[4] + grid.y1[4]) // 2
     subprocess.run(["xdotool", "mousemove", str(cx), str(cy), "click", "1"], env=env, check=True)
     subprocess.run(park, env=env, check=True)
-    time.sleep(0.5)
-    truth = Reader("gnome-mines-classic").read(screen.grab()).board.rows_text()
+    truth = _settled_read(screen, Reader("gnome-mines-classic"))
 
     monkeypatch.setenv("DISPLAY", xvfb.display)
     asked = []

@@ -52,9 +52,10 @@ def register(sub) -> None:
 def add_solver_option(p: argparse.ArgumentParser, purpose: str) -> None:
     """``--solver JSON|NAME`` (read with solver_options), for every command that plays."""
     p.add_argument("--solver", default=None, metavar="JSON|NAME",
-                   help="Solver tuning as a JSON object, e.g. '{\"step_budget\": 4000}' (a larger guess "
-                        "budget), or a preset name: 'strong' (stronger guessing, at several times the "
-                        f"CPU per guess): {purpose}")
+                   help="Solver tuning as a JSON object of options that replace the default's one by "
+                        "one, e.g. '{\"step_budget\": 4000}' (a smaller look-ahead budget per guess than "
+                        "the default's 20000: faster, weaker), or a preset name: 'strong' (stronger "
+                        f"guessing, at about 1.5 times the CPU per expert game): {purpose}")
 
 
 def solver_options(text: str | None) -> dict:

@@ -47,7 +47,8 @@ class Solver:
         self.flag = flag
         self.lookahead = lookahead
         self.cache = CountCache()
-        options = dict(guess_options)          # Guesser tuning (candidates, margin, ...)
+        # Guesser tuning (candidates, margin, ...): the caller's options over the default's.
+        options = {**DEFAULT_GUESSING, **guess_options}
         if not lookahead:
             options.update(candidates=1, background_reps=0, endgame_layouts=0)
         # Built once, here: an unknown option fails at construction, not in the middle of a game.
@@ -101,22 +102,28 @@ class Solver:
         return [Move(Action.OPEN, cell, p_mine)]
 
 
-# Named settings: ``Solver(**PRESETS[name])``, ``minebot bench --solver NAME``. The default is
-# held to the speed targets of issue #14 (expert: mean < 150 ms a game, p99 < 100 ms a move);
-# "strong" trades time for strength: the peer's (JSMinesweeper's) guessing ingredients together
-# (wider candidates, 0.8/0.2 blend with the second safest cell next, its 50/50 influence and
-# pseudo-50/50, background cells next to the frontier, exhaustive endgame up to 1000 layouts),
-# with a look-ahead budget large enough to score every candidate (20000 steps: with the default's
-# 1200, 13 of 52 look-ahead guesses in 40 expert games were cut short of the cell it would choose).
-# On the peer's expert zero boards it won 0.6 pp more than with the default's budget, at about
-# 1.8 times the CPU (benchmarks/README.md, "Session 9"). Session 11 added the peer's blend for a
-# certain cell next (+0.15 pp, se 0.07, over 20,000 expert zero boards; level on the other four
-# settings), dead cells deferred and up to 16 candidates (both change a few games in 10,000).
+# How the default guesses: ``Solver()`` passes these to its ``Guesser`` (whose own defaults are
+# the plain one-step survival look-ahead, the building block the options switch on), and
+# ``Solver(**options)`` or ``--solver JSON`` change them one by one. The peer's (JSMinesweeper's)
+# scoring (0.8/0.2 blend with the second safest cell next, also after a certain cell; its 50/50
+# influence and pseudo-50/50; dead cells last) with a look-ahead budget large enough to score
+# every candidate (20000 steps). Session 15 measured it on the issue #14 boards: +0.66 pp over
+# session 14's default on expert zero (which had none of these and 1200 steps), within the
+# default's speed targets (expert: mean < 150 ms a game, p99 < 100 ms a move; see
+# benchmarks/README.md, "Session 15").
+DEFAULT_GUESSING: dict = {"blend_certain": True, "defer_dead": True, "fifty_weight": 0.9, "pseudo_fifty": True,
+                          "second_weight": 0.2, "step_budget": 20000}
+
+# Named settings: ``Solver(**PRESETS[name])``, ``minebot bench --solver NAME``. "strong" trades
+# time for strength on top of the default: up to 16 candidates within 0.1 of the safest (the
+# peer's wider list), background cells next to the frontier, and the exhaustive endgame search
+# up to 1000 layouts. Its history: session 9's budget (+0.6 pp on expert zero, before the default
+# had it), session 11's blend after a certain cell (+0.15 pp, se 0.07), session 13's
+# unavoidable 50/50s (benchmarks/README.md). It has no speed target.
 PRESETS: dict[str, dict] = {
-    "strong": {"fifty_weight": 0.9, "margin": 0.1, "candidates": 16, "second_weight": 0.2,
-               "edge_background": 6, "endgame_layouts": 1000, "endgame_budget": 20000,
-               "pseudo_fifty": True, "step_budget": 20000, "blend_certain": True, "defer_dead": True},
+    "strong": {**DEFAULT_GUESSING, "margin": 0.1, "candidates": 16, "edge_background": 6,
+               "endgame_layouts": 1000, "endgame_budget": 20000},
 }
 
 
-__all__ = ["PRESETS", "Solver", "default_first_click"]
+__all__ = ["DEFAULT_GUESSING", "PRESETS", "Solver", "default_first_click"]

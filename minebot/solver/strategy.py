@@ -9,6 +9,9 @@ next position (1 when v makes some cell certain). The score is
     sum over v of P(v) * best_next_safety(v)  =  P(survive this guess and the next move),
 
 with the chance of a certain cell afterwards ("progress") and the plain safety as tie-breaks.
+That plain score is the ``Guesser``'s own default; the options weigh it further (the second
+safest cell next, a cell's share in likely 50/50s, dead cells last), and ``Solver()`` switches
+those on (``solver.DEFAULT_GUESSING``).
 A 50/50 that no number outside it can ever resolve (unavoidable.py) is taken first: it must be
 guessed anyway, and guessing it first risks nothing else in vain (where the exhaustive endgame
 search can run, it decides instead: it knows which cell of the set is best).
@@ -127,9 +130,11 @@ def evaluation_steps(nxt: Constraints, counts: Counts) -> int:
     SAT check) plus one per four counting-DP states (``ComponentCounts.work``).
 
     Counted, not timed, so a guess depends only on the position: the same on a loaded or an
-    idle machine, in a live run and in its replay. About 0.05 ms of CPU per step on the
-    project's machines, so the default budget (1200) takes about the 60 ms the clock
-    budget used to allow.
+    idle machine, in a live run and in its replay. About 0.025 ms of CPU per step on the
+    project's machines (session 15), so the default's budget (``DEFAULT_GUESSING``, 20000 steps)
+    bounds one guess's look-ahead at about half a second. Most guesses need far less: the
+    pruning by safety stops early, and on expert the slowest 1% of all moves stay under the
+    default's 100 ms target (benchmarks/README.md, "Session 15").
     """
     return nxt.frontier_size + sum(cc.work for cc in counts.components) // 4
 
