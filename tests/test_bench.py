@@ -78,9 +78,10 @@ def test_solver_options_reach_the_solver_that_plays():
     import argparse
 
     from minebot.cli import bench
+    from minebot.solver import DEFAULT_GUESSING
     args = argparse.Namespace(size="9x9", mines=10, rules="zero", first=None, games=1, seed=5, jobs=1, boards=None,
                               no_guess=False, save_boards=None, encoding="native", solver=None)
-    for solver, budget in (('{"step_budget": 7, "margin": 0.2}', 7), (None, 1200)):
+    for solver, budget in (('{"step_budget": 7, "margin": 0.2}', 7), (None, DEFAULT_GUESSING["step_budget"])):
         (task,) = bench._tasks(argparse.Namespace(**{**vars(args), "solver": solver}))
         bench._play(task)
         assert bench._SOLVERS[task[-1]].guesser.step_budget == budget

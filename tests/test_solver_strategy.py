@@ -282,3 +282,16 @@ def test_dominating_finds_a_safer_cell_safe_whenever_the_choice_is():
             found += want is not None
             none += want is None
     assert found >= 40 and none >= 40, (found, none)
+
+
+def test_guessing_on_a_huge_board_keeps_its_weights_exact():
+    """50x50 with 500 mines and one number: the layouts (about 10^540) overflow any float, so
+    every ratio of weights must be taken integer over integer. Each preset guesses, and the
+    guess is one of the unknown cells."""
+    from minebot.solver import PRESETS
+    rows = ["-" * 50] * 50
+    rows[25] = "-" * 25 + "1" + "-" * 24
+    board = Board.parse("\n".join(rows) + "\n")
+    for options in [{}, {"fifty_patterns": True}, *PRESETS.values()]:
+        (move, *_) = Solver(**options).next_moves(board, mines=500)
+        assert move.action is Action.OPEN and board.unknown[move.cell]

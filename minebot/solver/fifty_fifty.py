@@ -146,7 +146,7 @@ class FiftyFifties:
                 if missing is None or len(missing) > limit:
                     continue
                 tally = self.tally(pattern, limit)
-                if 2 * tally <= ENABLER_SHARE * layouts:
+                if 2 * tally / layouts <= ENABLER_SHARE:     # int / int: huge counts stay finite
                     continue
                 for group, cells in ((members, pattern.cells), (enablers, missing)):
                     for x in cells:

@@ -343,7 +343,9 @@ class Guesser:
         for cell in self._ranked(cons, pool, safety):
             fifty = 1.0
             if fifties is not None and self.fifty_weight and safety[cell] > 0:
-                share = fifties.influence(cell, self.fifty_patterns) / (safety[cell] * layouts)
+                # Integer over integer: on a huge board the layouts overflow a float.
+                safe_layouts = layouts - fifties.mine_weight(cell)
+                share = fifties.influence(cell, self.fifty_patterns) / safe_layouts
                 fifty += self.fifty_weight * share
             lift = fifty * (1.0 + self.progress_weight)       # a score is at most safety x lift
             # Close calls need every score within close_margin of the best, not only the best.
