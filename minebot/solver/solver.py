@@ -107,9 +107,9 @@ class Solver:
 # ``Solver(**options)`` or ``--solver JSON`` change them one by one. The peer's (JSMinesweeper's)
 # scoring (0.8/0.2 blend with the second safest cell next, also after a certain cell; its 50/50
 # influence and pseudo-50/50; dead cells last) with a look-ahead budget large enough to score
-# every candidate (20000 steps). Session 15 measured it on the issue #14 boards: +0.66 pp over
-# session 14's default on expert zero (which had none of these and 1200 steps), within the
-# default's speed targets (expert: mean < 150 ms a game, p99 < 100 ms a move; see
+# every candidate (20000 steps). Session 15 measured it on the issue #14 boards: +0.57 pp (se
+# 0.14) over session 14's default on expert zero (which had none of these and 1200 steps), within
+# the default's speed targets (expert: mean < 150 ms a game, p99 < 100 ms a move; see
 # benchmarks/README.md, "Session 15").
 DEFAULT_GUESSING: dict = {"blend_certain": True, "defer_dead": True, "fifty_weight": 0.9, "pseudo_fifty": True,
                           "second_weight": 0.2, "step_budget": 20000}
