@@ -32,7 +32,7 @@ from minebot.errors import EXIT_BAD_INPUT, EXIT_OK  # noqa: E402
 from minebot.game.engine import EngineGame  # noqa: E402
 from minebot.game.layouts import load_layouts  # noqa: E402
 from minebot.loop import play_game  # noqa: E402
-from minebot.solver import Solver  # noqa: E402
+from minebot.solver import DEFAULT_GUESSING, Solver  # noqa: E402
 from minebot.solver.strategy import Guesser  # noqa: E402
 
 EPS = 1e-9
@@ -61,7 +61,8 @@ class Probe(Solver):
         pool, _ = g.candidate_pool(cons, counts)
         mine = g.look_ahead(cons, counts, choice.cell).survive
         theirs = g.look_ahead(cons, counts, peer).survive
-        unlimited = Guesser(g.cache, step_budget=10**9).choose(cons, counts).cell
+        # The default's own scoring, with no budget: the cell it would pick given all the time.
+        unlimited = Guesser(g.cache, **{**DEFAULT_GUESSING, "step_budget": 10**9}).choose(cons, counts).cell
         best = g.look_ahead(cons, counts, unlimited).survive
         self.rows.append({"phase": "opening" if q["unknown"] > OPENING_UNKNOWN else "middle",
                           "kind": q["peer_kind"], "in_pool": peer in pool, "off": peer not in cons.index,

@@ -206,25 +206,30 @@ def test_the_face_shown_while_a_button_is_held_gives_no_verdict():
         # machine can outlast; a press that came before the window took input is made again.
         deadline = time.monotonic() + 5.0
         calm = screen.grab(rect)
-        while find_smiley(calm, board) is None and time.monotonic() < deadline:
+        face = find_smiley(calm, board)
+        while face is None and time.monotonic() < deadline:
             time.sleep(0.1)
             calm = screen.grab(rect)
-        face = find_smiley(calm, board)
+            face = find_smiley(calm, board)
         assert face is not None
         fx0, fy0, fx1, fy1 = face
+
+        def face_changed(frame: np.ndarray) -> bool:
+            return not np.array_equal(frame[fy0:fy1, fx0:fx1], calm[fy0:fy1, fx0:fx1])
+
         for _attempt in range(3):
             xtest.fake_input(x11.d, X.MotionNotify, x=rect.left + 16 + 10, y=rect.top + 81 + 10)
             xtest.fake_input(x11.d, X.ButtonPress, 1)
             x11.d.sync()
             deadline = time.monotonic() + 4.0
             held = screen.grab(rect)
-            while np.array_equal(held[fy0:fy1, fx0:fx1], calm[fy0:fy1, fx0:fx1]) and time.monotonic() < deadline:
+            while not face_changed(held) and time.monotonic() < deadline:
                 time.sleep(0.05)
                 held = screen.grab(rect)
             xtest.fake_input(x11.d, X.MotionNotify, x=rect.right + 50, y=rect.bottom + 50)
             xtest.fake_input(x11.d, X.ButtonRelease, 1)
             x11.d.sync()
-            if not np.array_equal(held[fy0:fy1, fx0:fx1], calm[fy0:fy1, fx0:fx1]):
+            if face_changed(held):
                 break
             time.sleep(0.3)
         box = find_smiley(held, board)
