@@ -107,12 +107,15 @@ class Solver:
 # ``Solver(**options)`` or ``--solver JSON`` change them one by one. The peer's (JSMinesweeper's)
 # scoring (0.8/0.2 blend with the second safest cell next, also after a certain cell; its 50/50
 # influence and pseudo-50/50; dead cells last) with a look-ahead budget large enough to score
-# every candidate (20000 steps). Session 15 measured it on the issue #14 boards: +0.57 pp (se
-# 0.14) over session 14's default on expert zero (which had none of these and 1200 steps), within
-# the default's speed targets (expert: mean < 150 ms a game, p99 < 100 ms a move; see
-# benchmarks/README.md, "Session 15").
-DEFAULT_GUESSING: dict = {"blend_certain": True, "defer_dead": True, "fifty_weight": 0.9, "pseudo_fifty": True,
-                          "second_weight": 0.2, "step_budget": 20000}
+# every candidate (20000 steps), and two background cells next to the frontier among the
+# candidates. Session 15 measured the scoring and budget on the issue #14 boards: +0.57 pp (se
+# 0.14) over session 14's default on expert zero (which had none of these and 1200 steps); session
+# 16 the two background cells: +0.56 pp (se 0.26) on expert safe, where a corner start often
+# leaves a lone number and the next guesses are off the frontier, level elsewhere. All within the
+# default's speed targets (expert: mean < 150 ms a game, p99 < 100 ms a move; strong's 6 cells
+# come too close to the p99). See benchmarks/README.md, "Session 15" and "Session 16".
+DEFAULT_GUESSING: dict = {"blend_certain": True, "defer_dead": True, "edge_background": 2, "fifty_weight": 0.9,
+                          "pseudo_fifty": True, "second_weight": 0.2, "step_budget": 20000}
 
 # Named settings: ``Solver(**PRESETS[name])``, ``minebot bench --solver NAME``. "strong" trades
 # time for strength on top of the default: up to 16 candidates within 0.1 of the safest (the
