@@ -199,39 +199,41 @@ def test_the_face_shown_while_a_button_is_held_gives_no_verdict():
     ui = XdemineurUI()
     with Xvfb(1024, 768) as xvfb, Xdemineur(xvfb, cols=16, rows=16, mines=40) as game, \
             Screen(xvfb.display) as screen, X11(xvfb.display) as x11:
-        rect = game.window.rect
         board = (16, 81, 16 + 21 * 16, 81 + 21 * 16)
         # xdemineur redraws its face when it gets to the press: wait for the face itself to
         # change (the pressed cell may be drawn first) rather than a fixed time, which a busy
-        # machine can outlast; a press that came before the window took input is made again.
-        deadline = time.monotonic() + 5.0
-        calm = screen.grab(rect)
-        face = find_smiley(calm, board)
-        while face is None and time.monotonic() < deadline:
-            time.sleep(0.1)
+        # machine can outlast. A press that changed nothing is made again, each time with the
+        # window's geometry read afresh and a new calm frame (a window still settling after it
+        # first showed could have been pressed at its old place).
+        def face_changed(frame: np.ndarray, calm: np.ndarray, face: tuple[int, int, int, int]) -> bool:
+            x0, y0, x1, y1 = face
+            return not np.array_equal(frame[y0:y1, x0:x1], calm[y0:y1, x0:x1])
+
+        held = calm = None
+        for _attempt in range(4):
+            rect = game.refresh().rect
+            deadline = time.monotonic() + 5.0
             calm = screen.grab(rect)
             face = find_smiley(calm, board)
-        assert face is not None
-        fx0, fy0, fx1, fy1 = face
-
-        def face_changed(frame: np.ndarray) -> bool:
-            return not np.array_equal(frame[fy0:fy1, fx0:fx1], calm[fy0:fy1, fx0:fx1])
-
-        for _attempt in range(3):
+            while face is None and time.monotonic() < deadline:
+                time.sleep(0.1)
+                calm = screen.grab(rect)
+                face = find_smiley(calm, board)
+            assert face is not None
             xtest.fake_input(x11.d, X.MotionNotify, x=rect.left + 16 + 10, y=rect.top + 81 + 10)
             xtest.fake_input(x11.d, X.ButtonPress, 1)
             x11.d.sync()
             deadline = time.monotonic() + 4.0
             held = screen.grab(rect)
-            while not face_changed(held) and time.monotonic() < deadline:
+            while not face_changed(held, calm, face) and time.monotonic() < deadline:
                 time.sleep(0.05)
                 held = screen.grab(rect)
             xtest.fake_input(x11.d, X.MotionNotify, x=rect.right + 50, y=rect.bottom + 50)
             xtest.fake_input(x11.d, X.ButtonRelease, 1)
             x11.d.sync()
-            if face_changed(held):
+            if face_changed(held, calm, face):
                 break
-            time.sleep(0.3)
+            time.sleep(0.5)
         box = find_smiley(held, board)
         assert box is not None
         x0, y0, x1, y1 = box
