@@ -209,7 +209,6 @@ def test_the_face_shown_while_a_button_is_held_gives_no_verdict():
             x0, y0, x1, y1 = face
             return not np.array_equal(frame[y0:y1, x0:x1], calm[y0:y1, x0:x1])
 
-        held = calm = None
         for _attempt in range(4):
             rect = game.refresh().rect
             deadline = time.monotonic() + 5.0
