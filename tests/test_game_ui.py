@@ -187,29 +187,24 @@ def test_kmines_new_game_by_its_own_shortcut_through_a_live_game():
         assert np.abs(again[t:b, l:r].astype(int) - fresh[t:b, l:r].astype(int)).mean() < 1.0
 
 
-@pytest.mark.live
-def test_the_face_shown_while_a_button_is_held_gives_no_verdict():
-    """While the left button is held on the board xdemineur shows another face; the bot must not
-    take it for a win or a loss. Released off the board, the press opens nothing."""
+def _xdemineur_face_held() -> tuple[np.ndarray, np.ndarray, tuple[int, int, int, int]] | None:
+    """One private xdemineur: (a calm frame, a frame while the left button is held on the board,
+    the board box), or None when two presses changed nothing.
+
+    xdemineur redraws its face when it gets to the press: the face itself is waited for (the
+    pressed cell may be drawn first) rather than a fixed time, which a busy machine can outlast.
+    About one fresh xdemineur in ten under Xvfb, with its window mapped, its face drawn and
+    ButtonPress selected, shows nothing for the first presses of a dozen seconds (seen in full
+    test runs and in loops of this function; a press a few seconds later does register), so
+    the caller starts another instead of waiting on this one."""
     from Xlib import X
     from Xlib.ext import xtest
     from minebot.desktop import Screen, X11, Xvfb
-    from minebot.desktop.clones import XDEMINEUR, Xdemineur
-    _skip_without(XDEMINEUR)
-    ui = XdemineurUI()
+    from minebot.desktop.clones import Xdemineur
     with Xvfb(1024, 768) as xvfb, Xdemineur(xvfb, cols=16, rows=16, mines=40) as game, \
             Screen(xvfb.display) as screen, X11(xvfb.display) as x11:
         board = (16, 81, 16 + 21 * 16, 81 + 21 * 16)
-        # xdemineur redraws its face when it gets to the press: wait for the face itself to
-        # change (the pressed cell may be drawn first) rather than a fixed time, which a busy
-        # machine can outlast. A press that changed nothing is made again, each time with the
-        # window's geometry read afresh and a new calm frame (a window still settling after it
-        # first showed could have been pressed at its old place).
-        def face_changed(frame: np.ndarray, calm: np.ndarray, face: tuple[int, int, int, int]) -> bool:
-            x0, y0, x1, y1 = face
-            return not np.array_equal(frame[y0:y1, x0:x1], calm[y0:y1, x0:x1])
-
-        for _attempt in range(4):
+        for _attempt in range(2):
             rect = game.refresh().rect
             deadline = time.monotonic() + 5.0
             calm = screen.grab(rect)
@@ -219,22 +214,39 @@ def test_the_face_shown_while_a_button_is_held_gives_no_verdict():
                 calm = screen.grab(rect)
                 face = find_smiley(calm, board)
             assert face is not None
+            x0, y0, x1, y1 = face
             xtest.fake_input(x11.d, X.MotionNotify, x=rect.left + 16 + 10, y=rect.top + 81 + 10)
             xtest.fake_input(x11.d, X.ButtonPress, 1)
             x11.d.sync()
-            deadline = time.monotonic() + 4.0
+            deadline = time.monotonic() + 3.0
             held = screen.grab(rect)
-            while not face_changed(held, calm, face) and time.monotonic() < deadline:
+            while np.array_equal(held[y0:y1, x0:x1], calm[y0:y1, x0:x1]) and time.monotonic() < deadline:
                 time.sleep(0.05)
                 held = screen.grab(rect)
             xtest.fake_input(x11.d, X.MotionNotify, x=rect.right + 50, y=rect.bottom + 50)
             xtest.fake_input(x11.d, X.ButtonRelease, 1)
             x11.d.sync()
-            if face_changed(held, calm, face):
-                break
-            time.sleep(0.5)
-        box = find_smiley(held, board)
-        assert box is not None
-        x0, y0, x1, y1 = box
-        assert not np.array_equal(held[y0:y1, x0:x1], calm[y0:y1, x0:x1])   # another face
-        assert ui.shown_state(held, board) is None and ui.shown_state(calm, board) is None
+            if not np.array_equal(held[y0:y1, x0:x1], calm[y0:y1, x0:x1]):
+                return calm, held, board
+            time.sleep(0.3)
+    return None
+
+
+@pytest.mark.live
+def test_the_face_shown_while_a_button_is_held_gives_no_verdict():
+    """While the left button is held on the board xdemineur shows another face; the bot must not
+    take it for a win or a loss. Released off the board, the press opens nothing."""
+    from minebot.desktop.clones import XDEMINEUR
+    _skip_without(XDEMINEUR)
+    ui = XdemineurUI()
+    for _game in range(4):                 # a fresh xdemineur when one did not react (see above)
+        found = _xdemineur_face_held()
+        if found is not None:
+            break
+    assert found is not None, "four fresh xdemineur windows showed no other face while the button was held"
+    calm, held, board = found
+    box = find_smiley(held, board)
+    assert box is not None
+    x0, y0, x1, y1 = box
+    assert not np.array_equal(held[y0:y1, x0:x1], calm[y0:y1, x0:x1])   # another face
+    assert ui.shown_state(held, board) is None and ui.shown_state(calm, board) is None
