@@ -35,11 +35,9 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
-from ab_solver import compare  # noqa: E402  (the paired statistics, shared with the other tools)
-from peer_compare import minebot_file, read_jsonl  # noqa: E402  (its results files, read as it reads them)
+from peer_compare import figures, minebot_file, read_jsonl  # noqa: E402  (its files and its paired statistics)
 
 from minebot.errors import EXIT_OK, BadInputError, MinebotError  # noqa: E402
-from minebot.stats import wilson  # noqa: E402
 
 PEER_KEPT = HERE / "peer_results"
 MINEBOT_KEPT = HERE / "minebot_results"
@@ -168,15 +166,13 @@ def pair(setting: str, a: str, b: str, seeds: range | None = None, peer_kept: Pa
     left, right = (side(x, setting, peer_kept, minebot_kept) for x in (a, b))
     chunks = sorted(c for c in left.keys() & right.keys()
                     if seeds is None or int(CHUNK.fullmatch(c)["seed"]) in seeds)
-    outcomes = [(n, x == "1", y == "1") for c in chunks for n, (x, y) in enumerate(zip(left[c], right[c]))]
-    f = compare(outcomes)
-    wins_a = sum(x for _, x, _ in outcomes)
-    wins_b = sum(y for _, _, y in outcomes)
+    # peer_compare.figures pairs "peer" with "minebot" and gives minebot - peer: B takes the
+    # peer's place and A minebot's, so its difference is A - B.
+    f = figures([(n, y == "1", x == "1") for c in chunks for n, (x, y) in enumerate(zip(left[c], right[c]))])
     return {"setting": setting, "a": a, "b": b, "chunks": chunks, "games": f["games"],
-            "a_wins": wins_a, "a_ci95": wilson(wins_a, f["games"]), "b_wins": wins_b,
-            "b_ci95": wilson(wins_b, f["games"]), "a_only": f["a_only"], "b_only": f["b_only"],
-            "difference": (f["a_only"] - f["b_only"]) / f["games"] if f["games"] else 0.0,   # A - B
-            "stderr": f["stderr"]}
+            "a_wins": f["minebot_wins"], "a_ci95": f["minebot_ci95"], "b_wins": f["peer_wins"],
+            "b_ci95": f["peer_ci95"], "a_only": f["minebot_only"], "b_only": f["peer_only"],
+            "difference": f["difference"], "stderr": f["stderr"]}
 
 
 def describe(p: dict) -> str:
