@@ -193,10 +193,11 @@ def _xdemineur_face_held() -> tuple[np.ndarray, np.ndarray, tuple[int, int, int,
 
     xdemineur redraws its face when it gets to the press: the face itself is waited for (the
     pressed cell may be drawn first) rather than a fixed time, which a busy machine can outlast.
-    About one fresh xdemineur in ten (bare Xvfb; once in four under metacity), with its window mapped, its face drawn and
-    ButtonPress selected, showed no other face for every press of this kind over 14 s (seen in
-    full test runs and in loops of these steps; in one such window a press a second later did
-    change the frame), so the caller starts another instead of waiting on this one."""
+    About one fresh xdemineur in ten (bare Xvfb; once in four under metacity), with its window
+    mapped, its face drawn and ButtonPress selected, showed no other face for every press of
+    this kind over 14 s (seen in full test runs and in loops of these steps; in one such window
+    a press a second later did change the frame), so the caller starts another instead of
+    waiting on this one."""
     from Xlib import X
     from Xlib.ext import xtest
     from minebot.desktop import Screen, X11, Xvfb
