@@ -6,19 +6,18 @@ package imports with no display at all.
 
 from .capture import Screen
 from .mines import MIN_WINDOW, THEMES, GnomeMines, custom_mines_roundtrip
-from .window import MINES_CLASS, MINES_TITLE, X11, Rect, WindowInfo
+from .window import X11, Rect, WindowInfo
 from .xvfb import DesktopError, Xvfb, stop_process_group
 
 __all__ = ["Screen", "GnomeMines", "MIN_WINDOW", "THEMES", "custom_mines_roundtrip",
-           "X11", "Rect", "WindowInfo", "MINES_TITLE", "MINES_CLASS", "DesktopError", "Xvfb",
+           "X11", "Rect", "WindowInfo", "DesktopError", "Xvfb",
            "stop_process_group", "find_window", "focus", "geometry"]
 
 
-def find_window(display: str | None = None, title: str | None = MINES_TITLE,
-                wm_class: str | None = MINES_CLASS) -> WindowInfo | None:
+def find_window(display: str | None = None) -> WindowInfo | None:
     """The GNOME Mines window on ``display`` (or $DISPLAY), or None."""
     with X11(display) as x:
-        return x.find_window(title=title, wm_class=wm_class)
+        return x.find_window()
 
 
 def focus(window: WindowInfo | int, display: str | None = None) -> None:
