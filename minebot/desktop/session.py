@@ -65,6 +65,24 @@ def _spawn(argv: list[str], env: dict, log: Path, cwd: Path) -> subprocess.Popen
                                 preexec_fn=die_with_parent)
 
 
+def ensure_x11_socket_dir() -> None:
+    """Create ``/tmp/.X11-unix`` (sticky, world-writable) when it is missing.
+
+    Xvfb creates it itself, but weston and mutter start Xwayland only after binding its socket
+    there, and fail ("failed to bind to /tmp/.X11-unix/X0") on a machine where no X server has
+    run since boot: a fresh install, a container, a pristine Debian root.
+    """
+    path = Path("/tmp/.X11-unix")
+    if not path.is_dir():
+        try:
+            path.mkdir(mode=0o1777)
+            os.chmod(path, 0o1777)   # mkdir's mode is masked by the umask
+        except FileExistsError:
+            pass
+        except OSError as exc:
+            raise DesktopError(f"cannot create {path} for Xwayland's socket: {exc.strerror}") from None
+
+
 def _tail(path: Path, size: int = 400) -> str:
     return path.read_bytes()[-size:].decode(errors="replace").strip() if path.exists() else ""
 
@@ -222,6 +240,7 @@ class WestonDesktop(Desktop):
     def start(self) -> "WestonDesktop":
         exe = self._need("weston", "weston")
         self._need("Xwayland", "xwayland")
+        ensure_x11_socket_dir()
         home = self._home()
         runtime = home / "runtime"
         runtime.mkdir(mode=0o700)
@@ -283,6 +302,8 @@ class MutterDesktop(Desktop):
                          ("wireplumber", "wireplumber"), ("dbus-daemon", "dbus"),
                          *self.needs):
             self._need(exe, pkg)
+        if "--no-x11" not in self.extra_args:
+            ensure_x11_socket_dir()
         home = self._home()
         (home / "runtime").mkdir(mode=0o700)
         (home / "dbus.conf").write_text(NO_SERVICES_BUS)
