@@ -207,7 +207,11 @@ class GnomeMines(PrivateGame):
         self.remote = MutterBackend(self.xvfb.bus)
         screen = self.remote.screen()
 
+        desktop = self.xvfb if isinstance(self.xvfb, Desktop) else None
+
         def alive() -> None:
+            if desktop is not None:
+                desktop.clear_view()
             if self.proc.poll() is not None:
                 raise DesktopError(f"gnome-mines exited at start (code {self.proc.returncode}); "
                                    f"log: {self.log_tail()}")

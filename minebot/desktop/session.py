@@ -93,6 +93,10 @@ class Desktop:
 
     kind = "?"
 
+    def clear_view(self) -> None:
+        """Close whatever the desktop shows over its windows (GNOME Shell's overview), so a
+        game that maps is seen as a window and not as a thumbnail; nothing to do elsewhere."""
+
     def __init__(self, width: int = 1600, height: int = 1024, timeout: float = 15.0) -> None:
         self.width, self.height, self.timeout = width, height, timeout
         self.display: str | None = None
@@ -451,8 +455,16 @@ class GnomeShellWaylandDesktop(GnomeWaylandDesktop):
         start (a user's login ends on the desktop too): a window mapped in the overview shows
         only as a thumbnail there."""
         super()._await_ready(log)
+        self._await(log, self._overview_closed, "did not leave its overview")
+
+    def _overview_closed(self) -> bool:
         from .mutter import leave_overview
-        self._await(log, lambda: leave_overview(self.bus), "did not leave its overview")
+        return leave_overview(self.bus)
+
+    def clear_view(self) -> None:
+        """GNOME Shell 48 opens its overview again after start-up (seen with the previous
+        game's window gone): a game mapped then is only a thumbnail. Asked to close it."""
+        self._overview_closed()
 
 
 def open_desktop(kind: str, width: int = 1600, height: int = 1024) -> Desktop:
