@@ -116,3 +116,29 @@ def test_a_made_up_option_or_command_is_caught():
     assert problems("hint -p --explain 3,4", parser) == []
     assert problems("solve x.board --rules=zero", parser) == []
     assert command_lines("```\nbash .ci/setup && .venv/bin/minebot demo --x\n```\n") == ["demo --x"]
+
+
+TOP_LEVEL = ("minebot/", "tests/", "benchmarks/", "tools/", "fixtures/", "templates/", ".ci/", "docs/")
+
+
+def named_paths(page: Path) -> list[str]:
+    """The repository paths a page names: code spans that start with a top-level folder, and
+    the targets of its relative links (resolved from the page's folder). Spans with a
+    placeholder (``<game>``, ``NAME``, ``DIR``) are left out; ``*`` is a glob."""
+    text = page.read_text(encoding="utf-8")
+    found = []
+    for span in re.findall(r"`([^`\s]+)`", text):
+        span = span.rstrip(".,:;")
+        if span.startswith(TOP_LEVEL) and "<" not in span and not re.search(r"[A-Z]{3,}", span):
+            found.append(span)
+    for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
+        if "://" not in target:
+            rel = (page.parent / target).resolve().relative_to(ROOT)
+            found.append(rel.as_posix())
+    return found
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_every_path_a_page_names_exists(page):
+    missing = [p for p in named_paths(page) if not list(ROOT.glob(p.rstrip("/")))]
+    assert not missing, f"{page.relative_to(ROOT)} names paths that do not exist: {missing}"
