@@ -122,8 +122,9 @@ TOP_LEVEL = ("minebot/", "tests/", "benchmarks/", "tools/", "fixtures/", "templa
 
 
 def named_paths(page: Path) -> list[str]:
-    """The repository paths a page names: code spans that start with a top-level folder, and
-    the targets of its relative links (resolved from the page's folder). Spans with a
+    """The repository paths a page names: code spans that start with a top-level folder or
+    name a module (``minebot.x.y``), and the targets of its relative links (resolved from the
+    page's folder). Spans with a
     placeholder (``<game>``, ``NAME``, ``DIR``) are left out; ``*`` is a glob."""
     text = page.read_text(encoding="utf-8")
     found = []
@@ -131,6 +132,12 @@ def named_paths(page: Path) -> list[str]:
         span = span.rstrip(".,:;")
         if span.startswith(TOP_LEVEL) and "<" not in span and not re.search(r"[A-Z]{3,}", span):
             found.append(span)
+    for span in re.findall(r"`(minebot(?:\.[A-Za-z_]+)+)`", text):
+        parts = span.split(".")
+        while parts[-1][:1].isupper():   # a class or constant of the module before it
+            parts.pop()
+        module = "/".join(parts)
+        found.append(module + ".py" if (ROOT / f"{module}.py").exists() else module + "/__init__.py")
     for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
         if "://" not in target:
             rel = (page.parent / target).resolve().relative_to(ROOT)
