@@ -3,7 +3,7 @@
 Each environment is a private desktop (``minebot.desktop.session``) with the real GNOME Mines;
 the bot must finish games whose result the final screen confirms, with every click inside the
 board read. The bare Xvfb case is tests/test_live.py. The fault test moves the window while a
-batch is being clicked (issue #15 item 1).
+batch is being clicked (a fault of docs/architecture.md, "Faults and bad inputs").
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def test_beginner_and_expert(play):
 
 
 def test_window_moved_during_batches_never_clicks_off_the_board(desktop, play, tmp_path):
-    """Issue #15 item 1: a storm of window moves while the bot clicks batches.
+    """A storm of window moves while the bot clicks batches.
 
     A mover moves the window (``xdotool windowmove``, through the WM) every ~0.15 s, MOVES times
     (more, up to 4x, until 5 clicks fell among them) while the bot plays; it records when each

@@ -131,10 +131,10 @@ def evaluation_steps(nxt: Constraints, counts: Counts) -> int:
 
     Counted, not timed, so a guess depends only on the position: the same on a loaded or an
     idle machine, in a live run and in its replay. About 0.025 ms of CPU per step on the
-    project's machines (session 15), so the default's budget (``DEFAULT_GUESSING``, 20000 steps)
+    project's machines (measured at f2310d7), so the default's budget (``DEFAULT_GUESSING``, 20000 steps)
     bounds one guess's look-ahead at about half a second. Most guesses need far less: the
     pruning by safety stops early, and on expert the slowest 1% of all moves stay under the
-    default's 100 ms target (benchmarks/README.md, "Session 15").
+    default's 100 ms target (benchmarks/README.md, "Solver speed").
     """
     return nxt.frontier_size + sum(cc.work for cc in counts.components) // 4
 
@@ -226,7 +226,7 @@ class Guesser:
         self.background_reps = background_reps
         # Background cells two steps from a number, next to the frontier: the number they show
         # also counts frontier cells, so they can resolve the frontier where a far corner only
-        # hopes for a 0 (the peer looks at such cells; issue #14's hybrid runs found its
+        # hopes for a 0 (the peer looks at such cells; the hybrid runs of peer_hybrid.py found its
         # off-frontier guesses better than minebot's). Up to this many are looked at besides
         # the representatives; 0 (the default) leaves them out.
         if edge_background < 0:
