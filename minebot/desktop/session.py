@@ -456,6 +456,20 @@ class GnomeShellWaylandDesktop(GnomeWaylandDesktop):
         only as a thumbnail there."""
         super()._await_ready(log)
         self._await(log, self._overview_closed, "did not leave its overview")
+        # GNOME Shell 48 runs its start-up animation, which opens the overview, a while after
+        # it answers on the bus (seconds on a loaded machine): ready once the overview has
+        # stayed closed for OVERVIEW_CALM seconds, closed again whenever it opened.
+        calm_since = time.monotonic()
+
+        def calm() -> bool:
+            nonlocal calm_since
+            if not self._overview_closed():
+                calm_since = time.monotonic()
+            return time.monotonic() - calm_since >= self.OVERVIEW_CALM
+        self._await(log, calm, "kept opening its overview")
+
+    OVERVIEW_CALM = 3.0
+    """Seconds the shell's overview must stay closed before the desktop counts as started."""
 
     def _overview_closed(self) -> bool:
         from .mutter import leave_overview
