@@ -19,7 +19,7 @@ both rates with 95 % Wilson intervals and the two-sided p-value of their differe
 
 xdemineur (``--size COLSxROWS --mines N``, Debian package ``xdemineur``) and KMines
 (``--level easy|medium|hard``, Classic theme, package ``kmines``) are started privately by
-``minebot.desktop.clones``; their board size is fixed when they start.
+``minebot.sandbox.clones``; their board size is fixed when they start.
 """
 
 from __future__ import annotations
@@ -57,8 +57,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="count the games already in OUT/games.jsonl and play --games more")
     args = ap.parse_args(argv)
 
-    from minebot.desktop import Xvfb
-    from minebot.desktop.xvfb import exit_on_sigterm
+    from minebot.sandbox.xvfb import Xvfb
+    from minebot.sandbox.xvfb import exit_on_sigterm
     exit_on_sigterm()
     from minebot.errors import MinebotError
     from minebot.game.live import LiveGame
@@ -151,8 +151,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def launcher(args, xvfb, window):
     """The private game to play (not started)."""
-    from minebot.desktop import GnomeMines
-    from minebot.desktop.clones import KMines, Xdemineur
+    from minebot.sandbox.mines import GnomeMines
+    from minebot.sandbox.clones import KMines, Xdemineur
     from minebot.levels import parse_size
     if args.game == "xdemineur":
         rows, cols = parse_size(args.size)

@@ -77,6 +77,10 @@ class UnsupportedDesktopError(MinebotError):
     exit_code = EXIT_UNSUPPORTED
 
 
+class DesktopError(MinebotError):
+    """The virtual display or the game could not be started or reached."""
+
+
 class Terminated(KeyboardInterrupt):
     """SIGTERM, raised by the CLI's signal handler.
 

@@ -11,8 +11,8 @@ from types import SimpleNamespace
 import numpy as np
 
 from minebot.board import Board
-from minebot.desktop.frames import FrameSource
-from minebot.desktop.window import Rect
+from minebot.backends.frames import FrameSource
+from minebot.backends.x11.window import Rect
 from minebot.game.acting import Clicker
 from minebot.game.ui_gnome_mines import GnomeMinesUI
 from minebot.game.window_guard import WindowGuard

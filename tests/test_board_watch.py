@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from minebot.desktop.watch import RING_GAP, ring_box, ring_unchanged
+from minebot.backends.watch import RING_GAP, ring_box, ring_unchanged
 from minebot.input.pointer import BasePointer, UnsafeClickError
 
 BOARD = (40, 30, 140, 90)   # left, top, right, bottom

@@ -1,4 +1,4 @@
-"""The private launchers of xdemineur and KMines (``minebot.desktop.clones``) on a real Xvfb
+"""The private launchers of xdemineur and KMines (``minebot.sandbox.clones``) on a real Xvfb
 (marked live): the window each one shows, the settings KMines was given, and that exactly the
 processes they started are gone afterwards."""
 
@@ -8,8 +8,9 @@ import os
 
 import pytest
 
-from minebot.desktop import DesktopError, Xvfb
-from minebot.desktop.clones import KMINES, XDEMINEUR, KMines, Xdemineur
+from minebot.errors import DesktopError
+from minebot.sandbox.xvfb import Xvfb
+from minebot.sandbox.clones import KMINES, XDEMINEUR, KMines, Xdemineur
 from test_desktop import _alive   # the same check: is any process of that group left?
 
 def test_bad_boards_are_refused_before_anything_starts():

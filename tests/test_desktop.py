@@ -14,8 +14,12 @@ import time
 import numpy as np
 import pytest
 
-from minebot.desktop import (MIN_WINDOW, DesktopError, GnomeMines, Rect, Screen, X11, Xvfb,
-                             custom_mines_roundtrip)
+from minebot.sandbox.mines import MIN_WINDOW, GnomeMines
+from minebot.errors import DesktopError
+from minebot.backends.x11.window import Rect, X11
+from minebot.backends.x11.capture import Screen
+from minebot.sandbox.xvfb import Xvfb
+from minebot.games.gnome_mines import custom_mines_roundtrip
 
 HAVE_X = shutil.which("Xvfb") is not None and os.access("/usr/games/gnome-mines", os.X_OK)
 live = [pytest.mark.live, pytest.mark.skipif(not HAVE_X, reason="needs xvfb and gnome-mines")]
@@ -131,7 +135,7 @@ def test_pointer_clicks_reach_the_game_and_never_leave_bounds(xvfb):
 def test_connecting_prints_no_xauthority_warning(xvfb, capfd, monkeypatch, tmp_path):
     """Xvfb needs no cookie; python-xlib's warning about the empty Xauthority must not litter
     every run of the bot (it used to print once per connection)."""
-    from minebot.desktop.window import X11
+    from minebot.backends.x11.window import X11
     empty = tmp_path / "Xauthority"
     empty.write_bytes(b"")
     monkeypatch.setenv("XAUTHORITY", str(empty))

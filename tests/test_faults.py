@@ -241,7 +241,8 @@ def test_interrupted_demo_prints_the_summary_and_the_json_line(tmp_path, sig, co
 @LIVE
 @pytest.mark.parametrize("sig, code", SIGNALS)
 def test_interrupted_play_prints_the_summary_and_the_json_line(tmp_path, sig, code):
-    from minebot.desktop import GnomeMines, Xvfb
+    from minebot.sandbox.mines import GnomeMines
+    from minebot.sandbox.xvfb import Xvfb
     with Xvfb(1280, 1024) as xvfb, GnomeMines(xvfb, level="beginner"):
         returncode, lines, err = interrupt_after_first_game(
             ["play", "--level", "beginner", "--games", "200", "--json",
@@ -313,7 +314,7 @@ def test_no_xauthority_file_is_left_behind(tmp_path, monkeypatch):
     """Without ~/.Xauthority the X libraries get an empty one, but no run leaves a file."""
     import os
     import tempfile
-    from minebot.desktop.window import _ensure_xauthority
+    from minebot.backends.x11.window import _ensure_xauthority
     monkeypatch.delenv("XAUTHORITY", raising=False)
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))

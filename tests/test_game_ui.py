@@ -105,8 +105,9 @@ def _skip_without(path: str) -> None:
 def test_the_smiley_click_starts_a_new_xdemineur_game():
     """The box find_smiley gives, clicked at its centre through the guarded pointer, starts a new
     game: the game's own opening differs, and the clock restarts."""
-    from minebot.desktop import Screen, Xvfb
-    from minebot.desktop.clones import XDEMINEUR, Xdemineur
+    from minebot.backends.x11.capture import Screen
+    from minebot.sandbox.xvfb import Xvfb
+    from minebot.sandbox.clones import XDEMINEUR, Xdemineur
     from minebot.input import Pointer
     _skip_without(XDEMINEUR)
     with Xvfb(1024, 768) as xvfb, Xdemineur(xvfb, cols=16, rows=16, mines=40) as game, \
@@ -135,8 +136,9 @@ def test_the_smiley_click_starts_a_new_xdemineur_game():
 
 @pytest.mark.live
 def test_a_running_game_is_recognised_by_its_window():
-    from minebot.desktop import X11, Xvfb
-    from minebot.desktop.clones import KMINES, XDEMINEUR, KMines, Xdemineur
+    from minebot.backends.x11.window import X11
+    from minebot.sandbox.xvfb import Xvfb
+    from minebot.sandbox.clones import KMINES, XDEMINEUR, KMines, Xdemineur
     _skip_without(XDEMINEUR)
     _skip_without(KMINES)
     with Xvfb(1024, 768) as xvfb, X11(xvfb.display) as x11:
@@ -153,8 +155,9 @@ def test_a_running_game_is_recognised_by_its_window():
 def test_kmines_new_game_by_its_own_shortcut_through_a_live_game():
     """A LiveGame on KMines (found by its window, no board read needed) asks for a new game
     the KMines way: the opened board turns back into the fresh one."""
-    from minebot.desktop import Screen, Xvfb
-    from minebot.desktop.clones import KMINES, KMines
+    from minebot.backends.x11.capture import Screen
+    from minebot.sandbox.xvfb import Xvfb
+    from minebot.sandbox.clones import KMINES, KMines
     from minebot.game.live import LiveGame
     from minebot.input import Pointer
     _skip_without(KMINES)
@@ -200,8 +203,10 @@ def _xdemineur_face_held() -> tuple[np.ndarray, np.ndarray, tuple[int, int, int,
     waiting on this one."""
     from Xlib import X
     from Xlib.ext import xtest
-    from minebot.desktop import Screen, X11, Xvfb
-    from minebot.desktop.clones import Xdemineur
+    from minebot.backends.x11.capture import Screen
+    from minebot.backends.x11.window import X11
+    from minebot.sandbox.xvfb import Xvfb
+    from minebot.sandbox.clones import Xdemineur
     with Xvfb(1024, 768) as xvfb, Xdemineur(xvfb, cols=16, rows=16, mines=40) as game, \
             Screen(xvfb.display) as screen, X11(xvfb.display) as x11:
         board = (16, 81, 16 + 21 * 16, 81 + 21 * 16)
@@ -237,7 +242,7 @@ def _xdemineur_face_held() -> tuple[np.ndarray, np.ndarray, tuple[int, int, int,
 def test_the_face_shown_while_a_button_is_held_gives_no_verdict():
     """While the left button is held on the board xdemineur shows another face; the bot must not
     take it for a win or a loss. Released off the board, the press opens nothing."""
-    from minebot.desktop.clones import XDEMINEUR
+    from minebot.sandbox.clones import XDEMINEUR
     _skip_without(XDEMINEUR)
     ui = XdemineurUI()
     for _game in range(4):                 # a fresh xdemineur when one did not react (see above)

@@ -11,7 +11,7 @@ from minebot.cli import main
 from minebot.hint.draw import cell_at
 from minebot.hint import LAYERS, DrawOptions, advise_board, draw_hints, hint_layers, render_text
 from minebot.hint.overlay import label_layers, label_origin, mask_rectangles, rectangles_mask
-from minebot.desktop.window import Rect
+from minebot.backends.x11.window import Rect
 
 BOARD = Board.parse("""{"mines": 5}
 12--1-

@@ -14,9 +14,12 @@ import time
 import numpy as np
 import pytest
 
-from minebot.desktop import GnomeMines, Screen, X11, Xvfb
+from minebot.sandbox.mines import GnomeMines
+from minebot.backends.x11.capture import Screen
+from minebot.backends.x11.window import X11
+from minebot.sandbox.xvfb import Xvfb
 from minebot.hint import LAYERS, advise_board
-from minebot.desktop.capture import CompositeCapture
+from minebot.backends.x11.capture import CompositeCapture
 from minebot.hint.overlay import WINDOW_CLASS
 
 HAVE_X = (shutil.which("Xvfb") is not None and shutil.which("xdotool") is not None

@@ -27,7 +27,7 @@ pytestmark = [pytest.mark.live, pytest.mark.skipif(not HAVE_X, reason="needs xvf
 
 @pytest.fixture(scope="module")
 def xvfb():
-    from minebot.desktop import Xvfb
+    from minebot.sandbox.xvfb import Xvfb
     server = Xvfb(1600, 1024).start()
     try:
         yield server
@@ -37,7 +37,7 @@ def xvfb():
 
 @pytest.fixture
 def mines_factory(xvfb):
-    from minebot.desktop import GnomeMines
+    from minebot.sandbox.mines import GnomeMines
     started = []
 
     def make(**kw):
@@ -76,7 +76,7 @@ def live_game(mines, **kw):
     from minebot.game.live import LiveGame
     kw.setdefault("frames_dir", tempfile.mkdtemp(prefix="minebot-test-frames-"))
     if mines.display is None:   # a native Wayland game: no window; the backend its desktop offers
-        from minebot.desktop.backend import open_backend
+        from minebot.backends.backend import open_backend
         return LiveGame(backend=open_backend(env=mines.xvfb.env()), **kw)
     return LiveGame(mines.display, window_id=mines.window.id, **kw)
 
@@ -88,11 +88,11 @@ def final_screen(game):
     if game.backend.name == "mutter":
         return _final_screen_wayland(game)
     if game.window is not None:   # the window's own pixels (XWayland's screen reads black)
-        from minebot.desktop.capture import WindowCapture
+        from minebot.backends.x11.capture import WindowCapture
         with WindowCapture(game.display, game.window) as capture:
             frame = capture.grab(game.region)
     else:
-        from minebot.desktop import Screen
+        from minebot.backends.x11.capture import Screen
         with Screen(game.display) as screen:
             frame = screen.grab(game.region)
     return Reader().read(frame).board
@@ -104,7 +104,7 @@ def _final_screen_wayland(game, timeout: float = 3.0):
     dims a window under its dialog and fades it back in when the dialog goes: a frame from that
     fade matches no template, so it is read again too."""
     import time
-    from minebot.desktop.mutter import MutterBackend
+    from minebot.backends.mutter.backend import MutterBackend
     from minebot.errors import NoGameError
     from minebot.vision import Reader
     from minebot.vision.reader import UnmatchedCellsError

@@ -48,7 +48,7 @@ CASES = [
 
 @pytest.fixture(scope="module")
 def big_xvfb():
-    from minebot.desktop import Xvfb
+    from minebot.sandbox.xvfb import Xvfb
     server = Xvfb(1920, 1200).start()
     try:
         yield server
@@ -67,7 +67,7 @@ def reads_against_final(boards: list, final) -> list[str]:
 @pytest.mark.parametrize("font,theme,window,level,scale", CASES,
                          ids=[f"{f.split()[0]}-{t}-{w[0]}x{w[1]}-{lv}-x{s}" for f, t, w, lv, s in CASES])
 def test_plays_and_reads_every_number_right(big_xvfb, font, theme, window, level, scale):
-    from minebot.desktop import GnomeMines
+    from minebot.sandbox.mines import GnomeMines
     from minebot.game.live import LiveGame
     from minebot.loop import play_game
     from minebot.solver import Solver
@@ -93,7 +93,7 @@ def test_plays_through_doubt_without_acting_on_it(big_xvfb, monkeypatch):
     """Every digit read by shape made doubtful (all close digits kept as candidates): the game
     is still played to its end, each doubt settled by the rules or left as "#", and a loss
     can only come from a guess, never from a "certain" cell that a doubtful digit implied."""
-    from minebot.desktop import GnomeMines
+    from minebot.sandbox.mines import GnomeMines
     from minebot.game.live import LiveGame
     from minebot.loop import play_game
     from minebot.solver import Solver

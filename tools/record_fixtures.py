@@ -27,12 +27,14 @@ from pathlib import Path
 import numpy as np
 
 from minebot.board import Board, Cell, GameState
-from minebot.desktop.capture import Screen
-from minebot.desktop.frames import FrameSource
-from minebot.desktop.readings import read_once
-from minebot.desktop.mines import GnomeMines, custom_mines_roundtrip
-from minebot.desktop.window import Rect
-from minebot.desktop.xvfb import DesktopError, Xvfb
+from minebot.backends.x11.capture import Screen
+from minebot.backends.frames import FrameSource
+from minebot.backends.readings import read_once
+from minebot.sandbox.mines import GnomeMines
+from minebot.games.gnome_mines import custom_mines_roundtrip
+from minebot.backends.x11.window import Rect
+from minebot.errors import DesktopError
+from minebot.sandbox.xvfb import Xvfb
 
 # bgcolors palette (RGB) from the theme's SVGs, measured on screen.
 COVERED = (0xBA, 0xBD, 0xB6)
@@ -412,7 +414,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    from minebot.desktop.xvfb import exit_on_sigterm
+    from minebot.sandbox.xvfb import exit_on_sigterm
     exit_on_sigterm()
     rec = Recorder(out, args.seed)
     wanted = set(args.only or [])

@@ -165,8 +165,8 @@ def _screen_frame():
     """The whole screen now, through the desktop's own backend and the one frame source: the
     root window on X11, mutter's screen cast on GNOME on Wayland; under XWayland, whose root
     reads black, a clear refusal rather than a black frame to label."""
-    from ..desktop.backend import open_backend
-    from ..desktop.frames import FrameSource
+    from ..backends.backend import open_backend
+    from ..backends.frames import FrameSource
     with open_backend() as backend, \
             FrameSource(backend.screen(), backend.screen_rect) as screen:
         return screen.grab()

@@ -80,7 +80,7 @@ CLONE_BOARDS = {
 
 def clone_for(game: str, level: str, display, window: tuple[int, int]):
     """A private xdemineur or KMines (not started) for ``level`` of the demo."""
-    from ..desktop.clones import KMines, Xdemineur
+    from ..sandbox.clones import KMines, Xdemineur
     options = CLONE_BOARDS[game][level]
     if game == "xdemineur":
         return Xdemineur(display, **options)
@@ -95,7 +95,8 @@ def describe_board(launcher) -> str:
 def run(args: argparse.Namespace) -> int:
     from contextlib import ExitStack
 
-    from ..desktop import GnomeMines, Xvfb
+    from ..sandbox.mines import GnomeMines
+    from ..sandbox.xvfb import Xvfb
     from ..errors import BadInputError, Interrupted, MinebotError
     from ..game.live import LiveGame
     from ..game.replay import Recording
@@ -131,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
             virtual = args.virtual or not os.environ.get("DISPLAY")
             size = (max(1280, window[0] + 40), max(1024, window[1] + 40))
             if args.wayland:
-                from ..desktop.session import open_desktop
+                from ..sandbox.session import open_desktop
                 desk = stack.enter_context(open_desktop("gnome-wayland", *size))
                 display = desk
                 print(f"demo: private GNOME on Wayland (headless mutter, {size[0]}x{size[1]})",
@@ -190,7 +191,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _mutter(desk):
     """The bot's own session with the private mutter (``desk``)."""
-    from ..desktop.mutter import MutterBackend
+    from ..backends.mutter.backend import MutterBackend
     return MutterBackend(desk.bus)
 
 

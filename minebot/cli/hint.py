@@ -134,7 +134,7 @@ def _one_frame(args):
     if args.image:
         reading = reader.read(frame := load_image(args.image))
         return frame, reading, reading.board
-    from ..desktop.readings import read_once
+    from ..backends.readings import read_once
     with _game_frames(args.display) as frames:
         frame, reading = read_once(frames, reader.read)
     return frame, reading, reading.board
@@ -145,18 +145,18 @@ def _game_frames(display):
     """The frame source of the live game: the window's own pixels (Composite, so a running
     overlay's marks are not read; else the screen), or on GNOME on Wayland the whole screen
     from mutter's screen cast (no window list there)."""
-    from ..desktop.frames import FrameSource
+    from ..backends.frames import FrameSource
     if _native_wayland(display):
-        from ..desktop.mutter import Bus, MutterBackend
+        from ..backends.mutter.backend import Bus, MutterBackend
         with MutterBackend(Bus.from_env()) as backend, \
                 FrameSource(backend.screen(), backend.screen_rect) as frames:
             yield frames
         return
-    from ..desktop import find_window
-    from ..desktop.capture import CompositeCapture, Screen
-    from ..desktop.xvfb import DesktopError
-    from ..errors import NoGameError
-    game = find_window(display)
+    from ..backends.x11.capture import CompositeCapture, Screen
+    from ..backends.x11.window import X11
+    from ..errors import DesktopError, NoGameError
+    with X11(display) as x11:
+        game = x11.find_window()   # GNOME Mines' title and class
     if game is None:
         raise NoGameError("no GNOME Mines window found (start the game, or give an IMAGE)")
     try:
@@ -173,7 +173,7 @@ def _game_frames(display):
 
 def _native_wayland(display) -> bool:
     """GNOME on Wayland with a native game (an X display named with --display means X11)."""
-    from ..desktop.backend import native_wayland
+    from ..backends.backend import native_wayland
     return display is None and native_wayland()
 
 

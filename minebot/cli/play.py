@@ -248,12 +248,12 @@ def crops_folder(out: Path) -> Path:
 def run(args: argparse.Namespace) -> int:
     from ..errors import Interrupted, MinebotError
     if args.backend == "list":
-        from ..desktop.backend import BACKENDS
+        from ..backends.backend import BACKENDS
         for name, what in BACKENDS.items():
             print(f"{name:10s} {what}")
         return 0
     if args.backend:
-        from ..desktop.backend import BACKENDS
+        from ..backends.backend import BACKENDS
         if args.backend not in BACKENDS:
             raise BadInputError(f"--backend {args.backend}: not one of {', '.join(BACKENDS)} "
                                 "(--backend list describes them)")

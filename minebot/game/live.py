@@ -6,13 +6,13 @@
   it is (how its window is found, how a new game starts, its dialogs, its pause, what a fresh
   board looks like). This module knows no game by name.
 - ``WindowGuard`` (``window_guard``): finds and follows the window (or the board on the whole
-  screen), owns its ``FrameSource`` (``minebot.desktop.frames``), and before every batch says
+  screen), owns its ``FrameSource`` (``minebot.backends.frames``), and before every batch says
   whether the board may have moved, been resized, covered or closed: then it is read again,
   never clicked blind. GNOME Mines pauses when it loses focus (and KMines takes keys only with
   it), so focus is re-asserted whenever it is lost.
 - ``Clicker`` (``acting``): sends the clicks of a batch, only inside the board just read, each
   checked just before it goes; ``plan`` and ``points`` are its pure rules.
-- ``observing``: reads through the one capture -> read loop (``minebot.desktop.readings``),
+- ``observing``: reads through the one capture -> read loop (``minebot.backends.readings``),
   the pointer parked off the board (a hovered cell changes colour); after a batch the game is
   watched, not slept on: every clicked cell must change on screen, then two grabs must agree,
   then the read board must show what the moves should have done (``plan.expectation``,
@@ -30,8 +30,8 @@ from typing import Sequence
 import numpy as np
 
 from ..board import Board, Cell
-from ..desktop.frames import HOVER_GRACE
-from ..desktop.window import Rect
+from ..backends.frames import HOVER_GRACE
+from ..backends.x11.window import Rect
 from ..errors import BadInputError, NoGameError
 from ..move import Move
 from . import new_games, observing
@@ -71,7 +71,7 @@ class LiveGame(Game):
                  window_id: int | None = None, use_window: bool = True,
                  cover_wait: float = 3.0, learner=None, ui: GameUI | None = None,
                  backend=None, crops_dir: str | Path | None = None) -> None:
-        from ..desktop.backend import open_backend
+        from ..backends.backend import open_backend
         self.backend = backend if backend is not None else open_backend(display)
         self.x11 = self.backend.x11   # None where clients cannot list windows (native Wayland)
         known = ui is not None

@@ -3,7 +3,7 @@
 Why this way: a frame can be read wrong for many passing reasons (a half-drawn change, the
 pointer's hover, a dialog, a pause, a message over the board), and a wrong reading must never
 be acted on. So a read is taken from a settled frame (``FrameSource.settled``) through the one
-capture -> read loop (``minebot.desktop.readings``), with the pointer parked off the board,
+capture -> read loop (``minebot.backends.readings``), with the pointer parked off the board,
 and must pass ``read_checks`` and what the last moves should have produced
 (``plan.expectation``); else the way is cleared (dialogs closed, the window checked) and the
 game is read again, up to ``live.rereads`` times, then play stops with the frame saved.
@@ -32,7 +32,7 @@ if TYPE_CHECKING:   # pragma: no cover
 
 def observe(live: "LiveGame", expect=None) -> Board:
     """Capture and read until a clean, settled read (and, with ``expect``, a plausible one)."""
-    from ..desktop.readings import readings
+    from ..backends.readings import readings
     from ..vision.reader import NoBoardError, UnmatchedCellsError
     last_error: Exception | None = None
     # A game that draws a message over the board after a win or loss (KMines) gets that

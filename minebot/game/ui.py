@@ -22,25 +22,13 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
+from ..backends.x11.keys import send_keys
+from ..backends.x11.window import X11, WindowInfo, find_game_window
 from ..board import Board, Cell, GameState
 
 if TYPE_CHECKING:   # pragma: no cover
-    from ..desktop.window import WindowInfo, X11
     from ..games.profile import GameProfile, WindowMatch
     from .live import LiveGame
-
-
-def find_window(x11: "X11", match: "WindowMatch") -> "WindowInfo | None":
-    """The largest viewable top-level window ``match`` accepts that is not a dialog (so a
-    small helper window or the game's own dialog never wins)."""
-    best = None
-    for info in x11.windows():
-        if not info.viewable or info.transient_for is not None or \
-                not match.matches(info.title, info.wm_class):
-            continue
-        if best is None or info.rect.width * info.rect.height > best.rect.width * best.rect.height:
-            best = info
-    return best
 
 
 def all_covered(board: Board) -> bool:
@@ -93,7 +81,7 @@ class GameUI(ABC):
 
     # -- finding ------------------------------------------------------------------------
     def find(self, x11: "X11") -> "WindowInfo | None":
-        return find_window(x11, self.window)
+        return find_game_window(x11, self.window)
 
     # -- boards -------------------------------------------------------------------------
     def is_fresh(self, board: Board, before: Board | None = None) -> bool:
@@ -193,7 +181,6 @@ class GameUI(ABC):
     def answer(self, live: "LiveGame", dialogs: list, keys: Sequence[str], timeout: float) -> None:
         """Press ``keys`` in each dialog, wait (up to ``timeout``) until none is left, and give
         the game its focus back."""
-        from ..desktop.mines import send_keys
         for dialog in dialogs:
             live.x11.focus(dialog.id)
             for combo in keys:
@@ -233,6 +220,6 @@ def detect(x11: "X11", window_id: int | None = None) -> GameUI | None:
         if window_id is not None:
             if info is not None and profile.window.matches(info.title, info.wm_class):
                 return ui_for(profile)
-        elif find_window(x11, profile.window) is not None:
+        elif find_game_window(x11, profile.window) is not None:
             return ui_for(profile)
     return None

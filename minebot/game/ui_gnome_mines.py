@@ -15,6 +15,7 @@ import numpy as np
 
 from ..board import Board, GameState
 from ..errors import MinebotError, NoGameError
+from ..games.gnome_mines import custom_mines_roundtrip
 from ..levels import LEVELS
 from .ui import GameUI, all_covered
 
@@ -162,7 +163,6 @@ class GnomeMinesUI(GameUI):
         to the next number (Height, Percent mines). The game turns the whole percentage back
         into a count, so the mines played may differ from the request (see mines_hint).
         """
-        from ..desktop.mines import custom_mines_roundtrip
         rows, cols, mines = custom
         live.key("4")
         time.sleep(0.3)

@@ -5,7 +5,7 @@ Why: KMines starts a new game on Ctrl+N (it needs keyboard focus; F2 does nothin
 cells under it may read as other numbers (reads that fail or contradict the moves are retried
 for ``end_popup_seconds``), and after a win that makes the table opens a modal
 "High Scores" window, closed with Escape like any other dialog of the game. Its "Reset the
-Game?" box is kept away by the settings (``kmines_reset=false``, see ``desktop.clones``).
+Game?" box is kept away by the settings (``kmines_reset=false``, see ``sandbox.clones``).
 Facts in ``fixtures/CLONES.md``.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..board import Board
-from ..desktop.clones import KMINES_LEVELS
+from ..games.kmines import LEVELS as KMINES_LEVELS
 from .ui import GameUI
 
 if TYPE_CHECKING:   # pragma: no cover

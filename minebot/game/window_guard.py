@@ -19,8 +19,8 @@ from typing import Callable
 
 import numpy as np
 
-from ..desktop.frames import FrameSource
-from ..desktop.window import Rect, WindowInfo
+from ..backends.frames import FrameSource
+from ..backends.x11.window import Rect, WindowInfo
 from ..errors import NoGameError
 from .points import board_rect
 

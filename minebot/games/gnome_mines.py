@@ -23,3 +23,13 @@ PROFILE = GameProfile(
     counter=CounterKind.FLAGS_OF_TOTAL,
     ui="minebot.game.ui_gnome_mines:GnomeMinesUI",
 )
+
+
+def custom_mines_roundtrip(rows: int, cols: int, mines: int) -> int:
+    """The mine count GNOME Mines' custom dialog really plays for a requested count.
+
+    The dialog shows a whole percentage and computes the count back from it, so e.g. 20 mines
+    on 12x9 become 19 % -> 20, but not every count survives; choose counts where this is equal.
+    """
+    percent = round(mines * 100 / (rows * cols))
+    return percent * rows * cols // 100

@@ -13,6 +13,9 @@ from .profile import CounterKind, GameProfile, GridGeometry, GridKind, WindowMat
 
 WINDOW = WindowMatch(wm_class="kmines")
 
+LEVELS = {"easy": (9, 9, 10), "medium": (16, 16, 40), "hard": (16, 30, 99)}
+"""KMines' difficulty levels: name -> (rows, cols, mines) (``mainwindow.cpp`` newGame)."""
+
 PROFILE = GameProfile(
     name="kmines",
     title="KMines",

@@ -1,9 +1,9 @@
 """``minebot hint``: watch the live game and keep the overlay on its board.
 
 Every tick (default 50 ms): look the game window up again (it may have moved, been resized or
-closed), grab its own pixels (``desktop.frames.FrameSource`` over the window's Composite
+closed), grab its own pixels (``backends.frames.FrameSource`` over the window's Composite
 pixmap, so our marks never enter the reading), read them when the board's pixels changed
-(``desktop.readings.readings``), and when the board or the geometry changed, recompute the
+(``backends.readings.readings``), and when the board or the geometry changed, recompute the
 hints and reshape the overlay windows. The loop
 never sends input to the game. It ends when the game window disappears, on Ctrl-C, or when
 ``stop()`` returns True; the overlay windows are destroyed in every case.
@@ -44,10 +44,10 @@ def run_overlay(display: str | None, options: LiveOptions = LiveOptions(),
                 stop: Callable[[], bool] = lambda: False,
                 log: Callable[[str], None] = print) -> int:
     """Run the overlay until the game closes (returns 0) or ``stop()``/Ctrl-C."""
-    from ..desktop.capture import CompositeCapture
-    from ..desktop.frames import FrameSource
-    from ..desktop.readings import readings
-    from ..desktop.window import X11
+    from ..backends.x11.capture import CompositeCapture
+    from ..backends.frames import FrameSource
+    from ..backends.readings import readings
+    from ..backends.x11.window import X11
     from ..solver import Solver
     from ..vision import Reader
     from .overlay import HiddenOverlayCapture, ShapedOverlay

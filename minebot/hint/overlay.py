@@ -7,7 +7,7 @@ Input shape is empty, so every click falls through to the game underneath: the o
 never click, and never steals one.
 
 The game under the marks is read from the window's own pixmap
-(``minebot.desktop.capture.CompositeCapture``: what the game drew, whatever lies on top);
+(``minebot.backends.x11.capture.CompositeCapture``: what the game drew, whatever lies on top);
 servers without Composite fall back to a screen capture with the overlay hidden
 (``HiddenOverlayCapture``).
 
@@ -20,8 +20,8 @@ import os
 
 import numpy as np
 
-from ..desktop.window import Rect
-from ..desktop.xvfb import DesktopError
+from ..backends.x11.window import Rect
+from ..errors import DesktopError
 from .draw import LAYERS
 
 LABEL_LAYERS: dict[str, tuple[int, int, int]] = {
@@ -76,7 +76,7 @@ class ShapedOverlay:
 
     def __init__(self, display: str | None = None,
                  colours: dict[str, tuple[int, int, int]] | None = None) -> None:
-        from ..desktop.window import open_display
+        from ..backends.x11.window import open_display
         name = display or os.environ.get("DISPLAY")
         if not name:
             raise DesktopError("no X display for the overlay: set DISPLAY")
@@ -219,7 +219,7 @@ class HiddenOverlayCapture:
     Composite, where a capture of the board would contain our own marks): a ``Capture``."""
 
     def __init__(self, display: str, overlay: ShapedOverlay) -> None:
-        from ..desktop.capture import Screen
+        from ..backends.x11.capture import Screen
         self.screen, self.overlay = Screen(display), overlay
 
     def grab(self, region: Rect) -> np.ndarray:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 from ..errors import Interrupted, MinebotError, OutputError
 
 if TYPE_CHECKING:   # pragma: no cover
-    from ..desktop.window import Rect
+    from ..backends.x11.window import Rect
 
 
 class UnsafeClickError(MinebotError):
@@ -54,7 +54,7 @@ def load_pyautogui(display: str | None = None, fresh: bool = False):
     display (tests start their own Xvfb), its connection is replaced.
     """
     global _PYAUTOGUI
-    from ..desktop.window import open_display, quiet_xlib
+    from ..backends.x11.window import open_display, quiet_xlib
     display = display or os.environ.get("DISPLAY")
     if not display:
         raise MinebotError("no X display for mouse input: set DISPLAY or use `minebot demo --virtual`")
@@ -120,7 +120,7 @@ class BasePointer:
     def _press_release_held(self, x: int, y: int, button: str,
                             hold: tuple[int, Rect]) -> bool:
         """Press and release only if window ``hold[0]`` still has the geometry ``hold[1]``
-        (a ``desktop.Rect``), checked and clicked as one step of the display server;
+        (a ``backends.x11.window.Rect``), checked and clicked as one step of the display server;
         False (nothing sent) if it moved. Where the transport cannot hold the server (no
         window to ask), the caller's own check before the click is all there is."""
         self._press_release(x, y, button)
@@ -273,7 +273,7 @@ class Pointer(BasePointer):
         # GrabServer, the window's geometry, the three XTest events, UngrabServer, all on this
         # one connection: while the server is grabbed no other client (the window manager, a
         # user dragging the window) is served, so the geometry read is the geometry clicked.
-        from ..desktop.window import window_rect
+        from ..backends.x11.window import window_rect
         display = self.pg.platformModule._display
         wid, planned = hold
         display.grab_server()

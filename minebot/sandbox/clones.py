@@ -1,6 +1,6 @@
 """Private copies of the other Minesweeper clones: xdemineur and KMines.
 
-Why private, as for GNOME Mines (``desktop.mines``): a test, demo or benchmark must neither read
+Why private, as for GNOME Mines (``sandbox.mines``): a test, demo or benchmark must neither read
 nor change anything of the user's, and must end exactly the processes it started. Each game
 runs in its own process group (ended by that group, never by name) with its own temporary
 home; KMines also gets its own ``dbus-run-session`` with a bus that starts no services and its
@@ -13,15 +13,14 @@ import shutil
 import time
 from pathlib import Path
 
+from ..games.kmines import LEVELS as KMINES_LEVELS
 from .private_game import PrivateGame, check_choice, check_custom
 from .session import NO_SERVICES_BUS
-from .xvfb import DesktopError
+from ..errors import DesktopError
 
 XDEMINEUR = "/usr/games/xdemineur"
 KMINES = "/usr/games/kmines"
 
-KMINES_LEVELS = {"easy": (9, 9, 10), "medium": (16, 16, 40), "hard": (16, 30, 99)}
-"""KMines' difficulty levels: name -> (rows, cols, mines) (``mainwindow.cpp`` newGame)."""
 KMINES_THEMES = ("classic", "default", "green", "graveyard-mayhem")
 """The themes Debian's kmines 22.12 ships (``/usr/share/kmines/themes``)."""
 

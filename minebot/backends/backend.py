@@ -6,11 +6,11 @@ any X window manager) and on XWayland the game is an X window: its own pixels ar
 (XShm on the window, never the root: XWayland's root reads black, and a compositing WM's
 root is not the game), input is XTEST, focus is asked of the WM. A native Wayland game under
 GNOME is seen and played through mutter's ScreenCast and RemoteDesktop D-Bus APIs
-(``minebot.desktop.mutter``): no window list there, the board is found on the whole screen.
+(``minebot.backends.mutter.backend``): no window list there, the board is found on the whole screen.
 
     backend = open_backend()              # $MINEBOT_BACKEND forces one of BACKENDS
     capture = backend.capture(window)     # frames of that window, in screen coordinates
-    frames = FrameSource(capture, region) # what play reads (``minebot.desktop.frames``)
+    frames = FrameSource(capture, region) # what play reads (``minebot.backends.frames``)
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ from typing import Protocol
 import numpy as np
 
 from ..errors import BadInputError, NoGameError
-from .capture import WindowCapture
-from .window import X11, Rect, WindowInfo
+from .mutter.backend import Bus, MutterBackend, has_mutter
+from .x11.backend import X11Backend
+from .x11.window import X11, Rect, WindowInfo
 
 BACKENDS = {
     "x11": "an X server (Xvfb or a desktop), game window grabbed with XShm, input by XTEST",
@@ -35,8 +36,8 @@ BACKENDS = {
 
 class Capture(Protocol):
     """Pixels of the game: ``grab(region)`` in screen coordinates -> BGR array (the ways are in
-    ``minebot.desktop.capture`` and ``mutter.MonitorCapture``; play, the overlay and the
-    recorder use them through ``minebot.desktop.frames.FrameSource``)."""
+    ``minebot.backends.x11.capture`` and ``mutter.MonitorCapture``; play, the overlay and the
+    recorder use them through ``minebot.backends.frames.FrameSource``)."""
 
     def grab(self, region: Rect) -> np.ndarray: ...
 
@@ -74,52 +75,6 @@ class Backend(Protocol):
     def close(self) -> None: ...
 
 
-class X11Backend:
-    """X11 or XWayland (``name``): window grabs, XTEST input, focus through the WM."""
-
-    lists_windows = True
-
-    def __init__(self, display: str | None = None, force: str | None = None) -> None:
-        self.x11 = X11(display)
-        self.display = self.x11.name
-        self.xwayland = self.x11.is_xwayland() if force is None else force == "xwayland"
-        self.name = "xwayland" if self.xwayland else "x11"
-        self.wm = self.x11.wm_name()
-
-    @property
-    def screen_rect(self) -> Rect:
-        return self.x11.screen_rect
-
-    def capture(self, window: WindowInfo) -> WindowCapture:
-        return WindowCapture(self.display, window)
-
-    def screen(self):
-        """The whole screen (root window), for finding a board without its window. Not
-        under XWayland, whose root window reads black."""
-        if self.xwayland:
-            raise NoGameError(f"display {self.display} is XWayland: its screen reads black, so "
-                              "minebot needs the GNOME Mines window itself (window search on)")
-        from .capture import Screen
-        return Screen(self.display)
-
-    def pointer(self, log_path: str | None = None):
-        from ..input import Pointer
-        return Pointer(self.display, log_path=log_path)
-
-    def key(self, combo: str) -> None:
-        from .mines import send_keys
-        send_keys(self.x11, combo)
-
-    def close(self) -> None:
-        self.x11.close()
-
-    def __enter__(self) -> "X11Backend":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-
 def open_backend(display: str | None = None, force: str | None = None,
                  env: dict | None = None) -> Backend:
     """The backend for the desktop ``env`` describes (default: this process's environment;
@@ -127,7 +82,6 @@ def open_backend(display: str | None = None, force: str | None = None,
     ``BACKENDS`` by name; else it is detected: mutter on Wayland (its ScreenCast API on the
     session bus) unless a GNOME Mines X11 window is there (then XWayland), else X11/XWayland.
     """
-    from .mutter import Bus, MutterBackend
     env = dict(os.environ if env is None else env)
     force = force or os.environ.get("MINEBOT_BACKEND") or None
     if force is not None and force not in BACKENDS:
@@ -153,7 +107,6 @@ def native_wayland(display: str | None = None, env: dict | None = None, game: bo
     """Whether this is GNOME on Wayland (mutter's ScreenCast API on the session bus of a
     Wayland session) and, with ``game``, the game is not an X11 window under its XWayland:
     then only the mutter backend can see and play it. Opens nothing but a D-Bus query."""
-    from .mutter import Bus, has_mutter
     env = os.environ if env is None else env
     display = display or env.get("DISPLAY") or None
     if not env.get("WAYLAND_DISPLAY") or not has_mutter(Bus.from_env(env)):

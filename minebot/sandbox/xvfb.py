@@ -17,11 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..errors import MinebotError
-
-
-class DesktopError(MinebotError):
-    """The virtual display or the game could not be started or reached."""
+from ..errors import DesktopError
 
 
 def die_with_parent() -> None:

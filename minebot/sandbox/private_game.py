@@ -1,7 +1,7 @@
 """A game process on a display, with its own private home, ended by its own process group.
 
 Why one base: every game minebot starts for a test, demo or benchmark (GNOME Mines in
-``desktop.mines``, xdemineur and KMines in ``desktop.clones``) must neither read nor change
+``sandbox.mines``, xdemineur and KMines in ``sandbox.clones``) must neither read nor change
 anything of the user's and must end exactly the processes it started; only how each is run and
 configured differs.
 """
@@ -15,8 +15,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from .window import X11, WindowInfo
-from .xvfb import DesktopError, stop_process_group
+from ..backends.x11.window import X11, WindowInfo, find_game_window
+from ..errors import DesktopError
+from .xvfb import stop_process_group
 
 
 def check_choice(what: str, value, choices) -> None:
@@ -113,8 +114,7 @@ class PrivateGame:
         return games.get(self.profile).window
 
     def find(self) -> WindowInfo | None:
-        from ..game.ui import find_window
-        return find_window(self.x11, self._match())
+        return find_game_window(self.x11, self._match())
 
     def _wait_for_window(self) -> WindowInfo:
         assert self.proc is not None

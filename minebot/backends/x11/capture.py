@@ -1,5 +1,5 @@
 """The ways pixels are grabbed on X11, each a ``Capture`` (``grab(region)`` in screen
-coordinates -> BGR array, ``close()``): the backends of ``minebot.desktop.frames.FrameSource``,
+coordinates -> BGR array, ``close()``): the backends of ``minebot.backends.frames.FrameSource``,
 which is how the rest of minebot gets a frame of the game.
 
 - ``Screen``: the root window through mss (the whole screen of a plain X server; a board
@@ -10,7 +10,7 @@ which is how the rest of minebot gets a frame of the game.
 - ``CompositeCapture``: one X window's own pixmap through the Composite extension: what the
   game drew even where another window (the hint overlay) lies on top of it.
 
-The GNOME-on-Wayland capture (mutter's screen cast) is ``minebot.desktop.mutter.MonitorCapture``.
+The GNOME-on-Wayland capture (mutter's screen cast) is ``minebot.backends.mutter.backend.MonitorCapture``.
 Every X library is imported when a capture opens: this module imports with no display.
 """
 
@@ -20,9 +20,9 @@ import os
 
 import numpy as np
 
-from ..errors import NoGameError
+from ...errors import NoGameError
 from .window import Rect, WindowInfo
-from .xvfb import DesktopError
+from ...errors import DesktopError
 
 
 class Screen:

@@ -5,7 +5,7 @@ of the screen, whatever the desktop: a frame of the game's region, a frame taken
 stopped drawing (GTK paints a change in several pieces; a click shows ~10 ms after the button
 comes up, and longer through a compositor), and whether the board changed since a given
 frame (where there is no window list, whether the ring of pixels around it is still the same:
-``minebot.desktop.watch``). How the pixels are grabbed is the backend's ``Capture`` (XShm on
+``minebot.backends.watch``). How the pixels are grabbed is the backend's ``Capture`` (XShm on
 the window, Composite, mss on the root, mutter's screen cast); this class only uses it.
 
     frames = FrameSource(backend.capture(window), region)
@@ -23,7 +23,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from .watch import ring_box, ring_strips, ring_unchanged
-from .window import Rect, WindowInfo
+from .x11.window import Rect, WindowInfo
 
 Box = tuple[int, int, int, int]
 """(left, top, right, bottom) in frame pixels."""

@@ -34,10 +34,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import Interrupted, NoGameError
-from ..input.pointer import BasePointer
-from .window import Rect
-from .xvfb import DesktopError
+from ...errors import DesktopError, Interrupted, NoGameError
+from ...input.pointer import BasePointer
+from ..keys import keysyms
+from ..x11.window import Rect
 
 SCREENCAST = "org.gnome.Mutter.ScreenCast"
 REMOTE_DESKTOP = "org.gnome.Mutter.RemoteDesktop"
@@ -492,19 +492,6 @@ def require_inside(rect: Rect, region: Rect) -> None:
         raise NoGameError(f"the region {region} lies outside the screen {rect}")
 
 
-def keysyms(combo: str) -> list[int]:
-    """The X keysyms (what RemoteDesktop takes on Wayland too) of ``ctrl+n``-style combos."""
-    from Xlib import XK
-    from .mines import KEY_ALIASES
-    syms = []
-    for name in combo.split("+"):
-        sym = XK.string_to_keysym(KEY_ALIASES.get(name.lower(), name))
-        if not sym:
-            raise DesktopError(f"unknown key {name!r} in {combo!r}")
-        syms.append(sym)
-    return syms
-
-
 class PointerWatch:
     """Whether the pointer is still where minebot put it: the fail-safe on GNOME on Wayland.
 
@@ -630,7 +617,7 @@ class MutterPointer(BasePointer):
 
 FOCUS_MARGIN = 16
 """Pixels of screen kept around a focused area (``MonitorCapture.focus``): the ring of pixels
-live play watches around the board (``desktop.watch``) lies within them."""
+live play watches around the board (``backends.watch``) lies within them."""
 
 class MonitorCapture:
     """Frames of the whole monitor from the session's stream: ``grab(region)`` crops the

@@ -18,8 +18,9 @@ import time
 from dataclasses import dataclass
 from typing import Iterator
 
-from ..games.gnome_mines import WINDOW as _GNOME_WINDOW
-from .xvfb import DesktopError
+from ...errors import DesktopError
+from ...games.gnome_mines import WINDOW as _GNOME_WINDOW
+from ...games.profile import WindowMatch
 
 # GNOME Mines' window, from its game profile (minebot.games.gnome_mines); kept under these
 # names for the callers that do not take a profile yet.
@@ -450,6 +451,19 @@ class X11:
             self.d.sync()
         except self._xerror.XError as exc:
             raise DesktopError(f"cannot move/resize window 0x{wid:x}: {exc}") from None
+
+
+def find_game_window(x11: X11, match: WindowMatch) -> WindowInfo | None:
+    """The largest viewable top-level window ``match`` accepts that is not a dialog (so a
+    small helper window or the game's own dialog never wins)."""
+    best = None
+    for info in x11.windows():
+        if not info.viewable or info.transient_for is not None or \
+                not match.matches(info.title, info.wm_class):
+            continue
+        if best is None or info.rect.width * info.rect.height > best.rect.width * best.rect.height:
+            best = info
+    return best
 
 
 def window_rect(display, wid: int) -> Rect | None:

@@ -20,7 +20,7 @@ import threading
 
 import numpy as np
 
-from .xvfb import DesktopError
+from ...errors import DesktopError
 
 _ZPIXMAP = 2
 _ALL_PLANES = 0xFFFFFFFF

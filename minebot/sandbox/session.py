@@ -27,7 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from .xvfb import DesktopError, Xvfb, die_with_parent, stop_process_group
+from ..errors import DesktopError
+from .xvfb import Xvfb, die_with_parent, stop_process_group
 
 DESKTOPS = ("xvfb", "openbox", "metacity", "weston", "mutter", "gnome-wayland",
             "gnome-shell-wayland")
@@ -188,7 +189,7 @@ class XvfbDesktop(Desktop):
 
     def _wait_for_wm(self, log: Path) -> None:
         """Until the window manager has claimed the screen (EWMH ``_NET_SUPPORTING_WM_CHECK``)."""
-        from .window import X11
+        from ..backends.x11.window import X11
         with X11(self.display) as x:
             self._await(log, x.wm_name, "did not manage the screen")
 
@@ -345,7 +346,7 @@ class MutterDesktop(Desktop):
         bot's own connections (python-xlib, pyautogui) use the process's XAUTHORITY. This
         X server is ours alone (a private socket number, ended with the desktop)."""
         from Xlib import X
-        from .window import open_display
+        from ..backends.x11.window import open_display
         old = os.environ.get("XAUTHORITY")
         os.environ["XAUTHORITY"] = self.xauthority or ""
         try:
@@ -367,7 +368,7 @@ class MutterDesktop(Desktop):
 class GnomeWaylandDesktop(MutterDesktop):
     """Headless mutter with no XWayland: GNOME on Wayland as a user has it, the game a native
     Wayland client. There is no X display (``display`` is None); ``bus`` says where mutter's
-    ScreenCast/RemoteDesktop APIs and PipeWire are, for ``minebot.desktop.mutter``."""
+    ScreenCast/RemoteDesktop APIs and PipeWire are, for ``minebot.backends.mutter.backend``."""
 
     kind = "gnome-wayland"
     extra_args = ("--no-x11",)
@@ -382,14 +383,14 @@ class GnomeWaylandDesktop(MutterDesktop):
 
     @property
     def bus(self):
-        from .mutter import Bus
+        from ..backends.mutter.backend import Bus
         assert self.home is not None and self.bus_address is not None
         return Bus(self.bus_address, str(self.home / "runtime"))
 
     def _await_ready(self, log: Path) -> None:
         """Until mutter's Wayland socket exists and its ScreenCast API is on the bus; then
         give the seat a keyboard and a pointer (see ``seat``)."""
-        from .mutter import MutterSession, has_mutter
+        from ..backends.mutter.backend import MutterSession, has_mutter
         assert self.home is not None
         sock = self.home / "runtime" / self.socket
         self._await(log, lambda: sock.exists() and has_mutter(self.bus),
@@ -430,7 +431,7 @@ class GnomeShellWaylandDesktop(GnomeWaylandDesktop):
         start (a user's login ends on the desktop too): a window mapped in the overview shows
         only as a thumbnail there."""
         super()._await_ready(log)
-        from .mutter import leave_overview
+        from ..backends.mutter.backend import leave_overview
         self._await(log, lambda: leave_overview(self.bus), "did not leave its overview")
 
 

@@ -19,13 +19,14 @@ from typing import Callable
 
 import numpy as np
 
+from ..backends.x11.keys import send_keys
+from ..backends.x11.window import WindowInfo
 from ..board import GameState
-from ..errors import MinebotError, NoGameError
+from ..errors import DesktopError, MinebotError, NoGameError
 from .fonts import fontconfig_file
 from .private_game import PrivateGame, check_choice, check_custom
 from .session import NO_SERVICES_BUS, Desktop
-from .window import X11, WindowInfo
-from .xvfb import DesktopError, Xvfb
+from .xvfb import Xvfb
 
 GNOME_MINES = "/usr/games/gnome-mines"
 THEMES = ("bgcolors", "default", "classic")
@@ -34,16 +35,6 @@ MIN_WINDOW = (590, 460)
 """The smallest X window GNOME Mines 40.1 allows (settings 580x404)."""
 WINDOW_EXTRA = (10, 56)
 """X window size minus the ``window-width``/``window-height`` settings (header bar, borders)."""
-
-def custom_mines_roundtrip(rows: int, cols: int, mines: int) -> int:
-    """The mine count GNOME Mines' custom dialog really plays for a requested count.
-
-    The dialog shows a whole percentage and computes the count back from it, so e.g. 20 mines
-    on 12x9 become 19 % -> 20, but not every count survives; choose counts where this is equal.
-    """
-    percent = round(mines * 100 / (rows * cols))
-    return percent * rows * cols // 100
-
 
 class GnomeMines(PrivateGame):
     """``with GnomeMines(xvfb, theme="classic", window=(810, 656), level="beginner") as g:``
@@ -164,14 +155,14 @@ class GnomeMines(PrivateGame):
         """Native Wayland: until the game's board (or its level chooser) is on the screen cast
         and has stopped changing.
 
-        The looks go through the one frame source and read loop (``desktop.readings``). On
+        The looks go through the one frame source and read loop (``backends.readings``). On
         the timeout the last frame is saved (the game's home goes with the game, so to the
         temporary folder) and the message names it with what the reader said of it: a start
         that fails only now and then is understood from that picture.
         """
         from ..vision import Reader
-        from .frames import FrameSource
-        from .mutter import MutterBackend
+        from ..backends.frames import FrameSource
+        from ..backends.mutter.backend import MutterBackend
         self.remote = MutterBackend(self.xvfb.bus)
         screen = self.remote.screen()
 
@@ -236,8 +227,8 @@ class GnomeMines(PrivateGame):
         Through the one frame source over the window's own pixels (XWayland's root is black),
         following the window every look: this runs right after a move or a resize.
         """
-        from .capture import WindowCapture
-        from .frames import FrameSource, same_area
+        from ..backends.x11.capture import WindowCapture
+        from ..backends.frames import FrameSource, same_area
         deadline = time.monotonic() + timeout
         info = self.refresh()
         with FrameSource(WindowCapture(self.display, info), info.rect) as frames:
@@ -267,7 +258,7 @@ def wait_for_game(frames, read: Callable[[np.ndarray], object], *, chooser: bool
     names the last frame, saved, and what the reader said of it, and ends with ``log()``
     (the tail of the game's own output).
     """
-    from .readings import readings
+    from ..backends.readings import readings
     started = time.monotonic()
     deadline = started + timeout
 
@@ -326,25 +317,3 @@ def start_failure(seen, found: bool) -> str:
     else:
         said = str(seen.error) if seen.error is not None else "nothing"
     return f"the last frame ({path}) read as: {said}"
-
-
-KEY_ALIASES = {"ctrl": "Control_L", "alt": "Alt_L", "shift": "Shift_L", "esc": "Escape",
-                "enter": "Return", "space": "space"}
-
-
-def send_keys(x: X11, combo: str) -> None:
-    """Press the keys of ``combo`` (``+``-separated) in order and release them in reverse."""
-    from Xlib import X, XK
-    from Xlib.ext import xtest
-    codes = []
-    for name in combo.split("+"):
-        sym = XK.string_to_keysym(KEY_ALIASES.get(name.lower(), name))
-        code = x.d.keysym_to_keycode(sym) if sym else 0
-        if not code:
-            raise DesktopError(f"unknown key {name!r} in {combo!r}")
-        codes.append(code)
-    for code in codes:
-        xtest.fake_input(x.d, X.KeyPress, code)
-    for code in reversed(codes):
-        xtest.fake_input(x.d, X.KeyRelease, code)
-    x.d.sync()
