@@ -56,7 +56,8 @@ from peer_oracle import Clock, PeerOracle, chunk_boards  # noqa: E402
 
 from minebot.errors import EXIT_OK, BadInputError, MinebotError, interrupt_exit_code  # noqa: E402
 from minebot.solver import Solver  # noqa: E402
-from minebot.solver.strategy import Choice, safety_of  # noqa: E402
+from minebot.solver.lookahead import safety_of  # noqa: E402
+from minebot.solver.strategy import Choice  # noqa: E402
 
 Coord = tuple[int, int]
 OPENING_UNKNOWN = 300          # more unknown cells than this: the opening

@@ -14,7 +14,8 @@ from minebot.board import neighbours
 from minebot.solver import Solver
 from minebot.solver.constraints import build_constraints
 from minebot.solver.probability import CountCache, count_position
-from minebot.solver.strategy import Guesser, _Budget
+from minebot.solver.lookahead import StepBudget
+from minebot.solver.strategy import Guesser
 from minebot.solver.two_guess import two_guess_survival
 from tests.test_solver_bruteforce import brute_force, random_position
 
@@ -98,7 +99,7 @@ def test_two_guess_survival_matches_enumeration():
             safe = 1.0 - counts.mine_weight[v] / counts.layouts
             if safe == 0:
                 continue
-            got = two_guess_survival(guesser, cons, cell, counts.layouts, safe, -1.0, _Budget(10 ** 9))
+            got = two_guess_survival(guesser, cons, cell, counts.layouts, safe, -1.0, StepBudget(10 ** 9))
             want = truth.two_guess(cell)
             assert got == pytest.approx(want, abs=1e-9), (str(board), cell)
             one_step = guesser.look_ahead(cons, counts, cell).survive

@@ -30,6 +30,7 @@ from typing import Sequence
 import numpy as np
 
 from ..board import Board, Cell
+from ..backends.backend import open_backend
 from ..backends.frames import HOVER_GRACE
 from ..backends.x11.window import Rect
 from ..errors import BadInputError, NoGameError
@@ -41,7 +42,8 @@ from .plan import expectation
 from .points import BoardOnScreen, park_point
 from .read_checks import ScreenMismatchError
 from .saved_frames import save_frame
-from .ui import GameUI
+from .ui import GameUI, detect
+from .ui_gnome_mines import GnomeMinesUI
 from .window_guard import WindowGuard
 
 __all__ = ["LiveGame", "ScreenMismatchError", "PACED_WMS"]
@@ -71,13 +73,10 @@ class LiveGame(Game):
                  window_id: int | None = None, use_window: bool = True,
                  cover_wait: float = 3.0, learner=None, ui: GameUI | None = None,
                  backend=None, crops_dir: str | Path | None = None) -> None:
-        from ..backends.backend import open_backend
         self.backend = backend if backend is not None else open_backend(display)
         self.x11 = self.backend.x11   # None where clients cannot list windows (native Wayland)
         known = ui is not None
         if ui is None:   # the supported game whose window is open (GNOME Mines when none is)
-            from .ui import detect
-            from .ui_gnome_mines import GnomeMinesUI
             ui = detect(self.x11, window_id) if use_window and self.x11 is not None else None
             known = ui is not None      # nothing recognised: the reader tries every game
             ui = ui or GnomeMinesUI()

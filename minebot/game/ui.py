@@ -11,24 +11,80 @@ them and knows no game by name.
 The UI acts through the ``LiveGame`` it is given (its window, keys, captures and pointer
 bounds), so every safety rule of the live game (never a click outside what was just read,
 never a covered window) holds for these actions too. A UI keeps no state of the game itself:
-everything it needs is passed in.
+everything it needs is passed in. What it may use of the live game is ``GameHost``, so this
+module does not depend on ``live`` (which imports it).
 """
 
 from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, Sequence
 
 import numpy as np
 
 from ..backends.x11.keys import send_keys
-from ..backends.x11.window import X11, WindowInfo, find_game_window
+from ..backends.x11.window import X11, Rect, WindowInfo, find_game_window
 from ..board import Board, Cell, GameState
 
 if TYPE_CHECKING:   # pragma: no cover
+    from ..backends.backend import Backend
     from ..games.profile import GameProfile, WindowMatch
-    from .live import LiveGame
+    from ..input.pointer import BasePointer
+    from ..vision.reader import Reader, Reading
+
+Box = tuple[int, int, int, int]
+
+
+class GameHost(Protocol):
+    """What a ``GameUI`` may use of the live game it acts on (``LiveGame`` is one).
+
+    Reads and keys go through it, so the live game's safety rules hold for the UI's actions
+    too; the few fields a UI writes are the ones its game decides (the board size it expects,
+    the mine total of a custom board, the dialogs it closed).
+    """
+
+    x11: X11 | None
+    backend: "Backend"
+    pointer: "BasePointer"
+    reader: "Reader"
+    reading: "Reading | None"
+    frame: np.ndarray | None
+    won_board: Board | None
+    won_frame: np.ndarray | None
+    won_px: Box | None
+    expected_shape: tuple[int, int] | None
+    mines_hint: int | None
+    dialogs_closed: int
+
+    @property
+    def window(self) -> WindowInfo | None: ...
+
+    @property
+    def region(self) -> Rect | None: ...
+
+    def grab(self) -> np.ndarray: ...
+
+    def settled_frame(self) -> np.ndarray: ...
+
+    def focus(self) -> None: ...
+
+    def refocus(self) -> None: ...
+
+    def key(self, combo: str) -> None: ...
+
+    def observe(self) -> Board: ...
+
+    def new_game(self) -> Board: ...
+
+    def wait_fresh(self, before: Board | None = None, timeout: float | None = None) -> Board: ...
+
+    def await_board_change(self, frame: np.ndarray, px: Box, timeout: float) -> bool: ...
+
+    def ring_same(self, before: np.ndarray, px: Box, inside: bool = False) -> bool: ...
+
+    def save_frame(self, what: str) -> Path | None: ...
 
 
 def all_covered(board: Board) -> bool:
@@ -106,7 +162,7 @@ class GameUI(ABC):
         return False
 
     # -- games --------------------------------------------------------------------------
-    def start(self, live: "LiveGame", level: str | None,
+    def start(self, live: GameHost, level: str | None,
               custom: tuple[int, int, int] | None) -> Board:
         """Bring the game to ``level`` (or ``custom``, or the size it shows) with a fresh board.
 
@@ -127,7 +183,7 @@ class GameUI(ABC):
         return live.new_game() if board.is_over else board
 
     @abstractmethod
-    def request_new_game(self, live: "LiveGame", board: Board | None) -> None:
+    def request_new_game(self, live: GameHost, board: Board | None) -> None:
         """Ask the game for a new game of the same size (``board``: what it shows now, or
         None if unknown). ``LiveGame.new_game`` then waits for the fresh board."""
 
@@ -135,7 +191,7 @@ class GameUI(ABC):
     close_keys: Sequence[str] = ("Escape",)
     """Keys that close any dialog of the game."""
 
-    def dialogs(self, live: "LiveGame") -> list:
+    def dialogs(self, live: GameHost) -> list:
         """The game's dialogs on screen: windows transient for its window (none can be seen
         where windows cannot be listed: see ``close_unlisted_dialogs``)."""
         if live.x11 is None:
@@ -146,7 +202,7 @@ class GameUI(ABC):
                 if w.viewable and w.transient_for is not None
                 and any(self.window.wm_class.lower() in c.lower() for c in w.wm_class)]
 
-    def close_dialogs(self, live: "LiveGame") -> bool:
+    def close_dialogs(self, live: GameHost) -> bool:
         """Close the game's dialogs (a win's "Congratulations!", a high-score table).
 
         Returns once the game has repainted the area a dialog covered (with no compositor the
@@ -173,12 +229,12 @@ class GameUI(ABC):
             time.sleep(0.003)
         return True
 
-    def close_unlisted_dialogs(self, live: "LiveGame") -> bool:
+    def close_unlisted_dialogs(self, live: GameHost) -> bool:
         """Where windows cannot be listed (native Wayland): close a dialog known only by what
         it does to the screen; True if one was closed. Default: the game has none."""
         return False
 
-    def answer(self, live: "LiveGame", dialogs: list, keys: Sequence[str], timeout: float) -> None:
+    def answer(self, live: GameHost, dialogs: list, keys: Sequence[str], timeout: float) -> None:
         """Press ``keys`` in each dialog, wait (up to ``timeout``) until none is left, and give
         the game its focus back."""
         for dialog in dialogs:
@@ -190,7 +246,7 @@ class GameUI(ABC):
             time.sleep(0.002)
         live.refocus()
 
-    def resume(self, live: "LiveGame") -> None:
+    def resume(self, live: GameHost) -> None:
         """The board is hidden by a pause: bring the game back (default: give it focus)."""
         live.focus()
 

@@ -9,18 +9,14 @@ so none of them can be a blind click.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from ..board import Board, GameState
 from ..errors import MinebotError, NoGameError
 from ..games.gnome_mines import custom_mines_roundtrip
 from ..levels import LEVELS
-from .ui import GameUI, all_covered
+from .ui import GameHost, GameUI, all_covered
 
-if TYPE_CHECKING:   # pragma: no cover
-    from .live import LiveGame
 
 CHOOSER_KEYS = {"beginner": "1", "intermediate": "2", "expert": "3"}
 
@@ -53,7 +49,7 @@ class GnomeMinesUI(GameUI):
         return bool(hits.mean() > 0.9)
 
     # -- games --------------------------------------------------------------------------
-    def start(self, live: "LiveGame", level: str | None,
+    def start(self, live: GameHost, level: str | None,
               custom: tuple[int, int, int] | None) -> Board:
         """Bring the window to ``level``/``custom`` with a fresh board, through the chooser."""
         if level is None and custom is None:
@@ -78,7 +74,7 @@ class GnomeMinesUI(GameUI):
         live.reading = None
         return live.wait_fresh()
 
-    def _to_chooser(self, live: "LiveGame", board: Board | None) -> None:
+    def _to_chooser(self, live: GameHost, board: Board | None) -> None:
         from ..vision.reader import NoBoardError
         if board is None:
             try:
@@ -91,14 +87,14 @@ class GnomeMinesUI(GameUI):
         self._confirm_new_game(live)
         time.sleep(0.2)
 
-    def _confirm_new_game(self, live: "LiveGame") -> None:
+    def _confirm_new_game(self, live: GameHost) -> None:
         """Answer "Do you want to start a new game?" with Start New Game (keyboard only)."""
         if live.x11 is None:
             self._confirm_unlisted(live)
             return
         self.answer(live, self.dialogs(live), ["Tab", "Return"], timeout=2.0)
 
-    def _confirm_unlisted(self, live: "LiveGame") -> None:
+    def _confirm_unlisted(self, live: GameHost) -> None:
         """No window list: the question is only asked of a game in progress, and shows as the
         board turning to "Paused" (or hidden by the question); only then do the keys go (to
         the question, which has the focus). Never to the level chooser: Return there would
@@ -121,7 +117,7 @@ class GnomeMinesUI(GameUI):
         for combo in ("Tab", "Return"):
             live.backend.key(combo)
 
-    def close_unlisted_dialogs(self, live: "LiveGame") -> bool:
+    def close_unlisted_dialogs(self, live: GameHost) -> bool:
         """After a win GNOME Mines may open its modal "Congratulations!" window over the board.
         When the last board read had cells opened (Escape on a board before its first reveal
         would go back to the level chooser) and the screen no longer shows it (the won board
@@ -156,7 +152,7 @@ class GnomeMinesUI(GameUI):
                 continue
         return True
 
-    def _custom_dialog(self, live: "LiveGame", custom: tuple[int, int, int]) -> None:
+    def _custom_dialog(self, live: GameHost, custom: tuple[int, int, int]) -> None:
         """Chooser -> Custom: type width, height and mine percentage, then Play Game.
 
         The dialog opens with nothing focused; Tab enters Width, and each further Tab moves
@@ -177,7 +173,7 @@ class GnomeMinesUI(GameUI):
         time.sleep(0.3)
         live.mines_hint = custom_mines_roundtrip(rows, cols, mines)
 
-    def request_new_game(self, live: "LiveGame", board: Board | None) -> None:
+    def request_new_game(self, live: GameHost, board: Board | None) -> None:
         """Play Again (Ctrl+R), confirming when a game is in progress."""
         in_progress = board is not None and not board.is_over
         if live.x11 is None:
@@ -191,7 +187,7 @@ class GnomeMinesUI(GameUI):
                 time.sleep(0.01)
             self._confirm_new_game(live)
 
-    def resume(self, live: "LiveGame") -> None:
+    def resume(self, live: GameHost) -> None:
         """"Paused" covers the board: focus the game; if it stays paused, press Pause (a
         toggle, so only ever pressed while the screen shows the pause)."""
         from ..vision.reader import NoBoardError
@@ -206,7 +202,7 @@ class GnomeMinesUI(GameUI):
         except MinebotError:
             pass
 
-    def _new_game_unlisted(self, live: "LiveGame", board: Board | None, in_progress: bool) -> None:
+    def _new_game_unlisted(self, live: GameHost, board: Board | None, in_progress: bool) -> None:
         """Ctrl+R where windows cannot be listed. A won game may still get its
         "Congratulations!" window (it would swallow Ctrl+R): give it time to show and close it
         first; and when the board does not change after Ctrl+R, close what covers it and press

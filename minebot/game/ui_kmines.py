@@ -11,14 +11,10 @@ Facts in ``fixtures/CLONES.md``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..board import Board
 from ..games.kmines import LEVELS as KMINES_LEVELS
-from .ui import GameUI
+from .ui import GameHost, GameUI
 
-if TYPE_CHECKING:   # pragma: no cover
-    from .live import LiveGame
 
 
 class KMinesUI(GameUI):
@@ -30,5 +26,5 @@ class KMinesUI(GameUI):
     paced = True   # measured: a click of a fast batch sometimes never reveals its cell
     levels = KMINES_LEVELS   # chosen when it starts (kminesrc), not switched by minebot
 
-    def request_new_game(self, live: "LiveGame", board: Board | None) -> None:
+    def request_new_game(self, live: GameHost, board: Board | None) -> None:
         live.key("ctrl+n")

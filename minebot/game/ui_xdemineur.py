@@ -22,16 +22,12 @@ flood opens only covered cells, never flags or "?".
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from ..board import Board, Cell, GameState
 from ..errors import NoGameError
-from .ui import GameUI
+from .ui import GameHost, GameUI
 
-if TYPE_CHECKING:   # pragma: no cover
-    from .live import LiveGame
 
 MIN_FACE = 12
 """Pixels: a yellow blob narrower or lower than this is not the smiley."""
@@ -125,7 +121,7 @@ class XdemineurUI(GameUI):
         mood = face_mood(frame[y0:y1, x0:x1])
         return None if mood is GameState.PLAYING else mood
 
-    def request_new_game(self, live: "LiveGame", board: Board | None) -> None:
+    def request_new_game(self, live: GameHost, board: Board | None) -> None:
         """Click the smiley, located on a fresh capture of the window: above the board last
         read, or (when the board could not be read: a game stopped) anywhere in the window,
         where the face is the only yellow thing."""
