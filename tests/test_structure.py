@@ -73,7 +73,9 @@ def test_no_production_module_names_the_sandbox_anywhere():
 
 def test_every_production_module_imports_with_the_sandbox_absent():
     """A finder ahead of all others refuses ``minebot.sandbox``: every other module of minebot
-    (but ``demo``, which starts private games) must still import."""
+    (but ``demo``, which starts private games) must still import, and the command line, which
+    imports every command to list it, must still be built (``demo`` takes the sandbox only
+    when it runs)."""
     code = (
         "import importlib, importlib.abc, pkgutil, sys\n"
         f"SANDBOX = {SANDBOX!r}\n"
@@ -89,6 +91,8 @@ def test_every_production_module_imports_with_the_sandbox_absent():
         f"         and m.name not in {SANDBOX_USERS!r} and not m.name.endswith('__main__')]\n"
         "for name in names:\n"
         "    importlib.import_module(name)\n"
+        "import minebot.cli\n"
+        "minebot.cli.build_parser()   # every command, demo included, registers\n"
         "assert not any(m.startswith(SANDBOX) for m in sys.modules)\n"
         "try:\n"
         "    importlib.import_module(SANDBOX)\n"

@@ -13,7 +13,13 @@ import sys
 import time
 from typing import Callable, Iterable, Iterator
 
-from ..errors import interrupt_exit_code
+from ..errors import BadInputError, interrupt_exit_code
+from ..game.engine import EngineGame
+from ..game.layouts import load_layouts, save_layouts
+from ..game.rules import allowed_cells
+from ..game.ui import ui_for
+from ..levels import parse_cell, parse_size
+from ..loop import play_game
 from ..stats import wilson
 
 HELP = "benchmark the solver on the headless engine (win rate with 95% interval, timings)"
@@ -62,7 +68,6 @@ def solver_options(text: str | None) -> dict:
     """``--solver``: Solver keyword arguments (a JSON object, or the name of a preset such as
     "strong"), checked here by building a Solver, so a typo is one line before the first game
     rather than a traceback in a worker."""
-    from ..errors import BadInputError
     from ..solver import PRESETS
     if text is None:
         return {}
@@ -94,8 +99,6 @@ def _play(task: tuple) -> tuple[bool, float, list[float], float]:
     """Play one game (in a worker): (won, ms for the game, ms per solver call, CPU ms)."""
     rows, cols, mines, rules, first, seed, layout, spec, *rest = task
     flags_to_win = bool(rest and rest[0])
-    from ..game.engine import EngineGame
-    from ..loop import play_game
     solver = solver_for(spec)
     game = EngineGame(rows, cols, mines, rules=rules, seed=seed, layout=layout, first_click=first,
                       flags_to_win=flags_to_win)
@@ -153,8 +156,6 @@ def summarise(outcomes: list[tuple]) -> dict:
 
 
 def _tasks(args) -> list[tuple]:
-    from ..errors import BadInputError
-    from ..levels import parse_cell, parse_size
     rows, cols = parse_size(args.size)
     first = parse_cell(args.first) if args.first else None
     if first is not None and not (0 <= first[0] < rows and 0 <= first[1] < cols):
@@ -166,7 +167,6 @@ def _tasks(args) -> list[tuple]:
     if not args.boards:
         _check_mines(rows, cols, args.mines, args.rules, first)
     if args.boards:
-        from ..game.layouts import load_layouts
         layouts = load_layouts(args.boards)
         if not layouts:
             raise BadInputError(f"{args.boards}: no layouts in the file")
@@ -182,7 +182,6 @@ def _tasks(args) -> list[tuple]:
             sys.stderr.write(f"generating {args.games} no-guess boards...\n")
         layouts = list(no_guess_layouts(rows, cols, args.mines, args.rules, start, args.games, args.seed))
         if args.save_boards:
-            from ..game.layouts import save_layouts
             save_layouts(args.save_boards, layouts)
         return [(rows, cols, args.mines, args.rules, start, None, lay, spec) for lay in layouts]
     return [(rows, cols, args.mines, args.rules, first, game_seed(args.seed, i), None, spec)
@@ -223,8 +222,6 @@ def play_tasks(tasks: Iterable[tuple], jobs: int, work: Callable[[tuple], tuple]
 
 def _check_mines(rows: int, cols: int, mines: int, rules: str, first) -> None:
     """The mines must fit the cells the rule set leaves free (the engine draws them there)."""
-    from ..errors import BadInputError
-    from ..game.rules import allowed_cells
     from ..solver.solver import default_first_click
     start = first or default_first_click(rows, cols, rules)
     room = int(allowed_cells(rows, cols, rules, start).sum())
@@ -247,7 +244,6 @@ def _progress(done: int, total: int, wins: int, start: float) -> None:
 
 def game_rules(name: str) -> tuple[str, bool]:
     """(rule set, flags_to_win) of a game, from its profile and its ``GameUI``."""
-    from ..game.ui import ui_for
     ui = ui_for(name)
     return ui.rules, ui.flags_to_win
 

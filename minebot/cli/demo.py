@@ -15,7 +15,14 @@ import os
 import time
 from pathlib import Path
 
+from ..backends.mutter.backend import MutterBackend
+from ..errors import BadInputError, Interrupted, MinebotError
+from ..game.live import LiveGame
+from ..game.replay import Recording
+from ..game.ui import ui_for
+from ..outputs import check_file, check_folder, write_failed
 from .bench import add_solver_option, solver_options
+from .play import Session, crops_folder, play_session
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -60,7 +67,6 @@ the game a native Wayland client.""")
 
 
 def _window(text: str) -> tuple[int, int]:
-    from ..errors import BadInputError
     try:
         w, h = (int(v) for v in text.lower().split("x"))
     except ValueError:
@@ -80,7 +86,7 @@ CLONE_BOARDS = {
 
 def clone_for(game: str, level: str, display, window: tuple[int, int]):
     """A private xdemineur or KMines (not started) for ``level`` of the demo."""
-    from ..sandbox.clones import KMines, Xdemineur
+    from ..sandbox.clones import KMines, Xdemineur  # the sandbox only when a demo runs
     options = CLONE_BOARDS[game][level]
     if game == "xdemineur":
         return Xdemineur(display, **options)
@@ -95,16 +101,11 @@ def describe_board(launcher) -> str:
 def run(args: argparse.Namespace) -> int:
     from contextlib import ExitStack
 
-    from ..sandbox.mines import GnomeMines
+    from ..sandbox.mines import GnomeMines  # the sandbox only when a demo runs, not with
+    from ..sandbox.session import open_desktop  # every command (the CLI imports each one)
     from ..sandbox.xvfb import Xvfb
-    from ..errors import BadInputError, Interrupted, MinebotError
-    from ..game.live import LiveGame
-    from ..game.replay import Recording
-    from ..game.ui import ui_for
-    from ..outputs import check_file, check_folder
     from ..solver import Solver
     from ..vision.learn import Learner
-    from .play import Session, crops_folder, play_session
 
     if args.beginner < 0 or args.expert < 0 or args.beginner + args.expert == 0:
         raise BadInputError("--beginner and --expert must be >= 0 and not both 0")
@@ -132,7 +133,6 @@ def run(args: argparse.Namespace) -> int:
             virtual = args.virtual or not os.environ.get("DISPLAY")
             size = (max(1280, window[0] + 40), max(1024, window[1] + 40))
             if args.wayland:
-                from ..sandbox.session import open_desktop
                 desk = stack.enter_context(open_desktop("gnome-wayland", *size))
                 display = desk
                 print(f"demo: private GNOME on Wayland (headless mutter, {size[0]}x{size[1]})",
@@ -191,14 +191,12 @@ def run(args: argparse.Namespace) -> int:
 
 def _mutter(desk):
     """The bot's own session with the private mutter (``desk``)."""
-    from ..backends.mutter.backend import MutterBackend
     return MutterBackend(desk.bus)
 
 
 def _write_summary(out: Path, session, per_level: dict, args: argparse.Namespace,
                    window: tuple[int, int], seconds: float) -> None:
     """``summary.json``: the run's summary plus per-level figures, the theme and window."""
-    from ..outputs import write_failed
     summary = session.summary()
     summary["levels"] = per_level
     summary["stopped"] = len(session.stopped)

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import argparse
 
+from ..errors import BadInputError
+from ..game.layouts import generate_layouts, save_layouts
+from ..levels import parse_cell, parse_size
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -24,9 +28,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..errors import BadInputError
-    from ..game.layouts import generate_layouts, save_layouts
-    from ..levels import parse_cell, parse_size
 
     rows, cols = parse_size(args.size)
     first = parse_cell(args.first)

@@ -6,6 +6,10 @@ import argparse
 import json
 import math
 
+from ..bignum import count_json, count_text
+from ..board import Board
+from ..errors import BadInputError
+
 HELP = "solve a board file: certain cells, exact mine probabilities and the move to play"
 
 DESCRIPTION = HELP + """.
@@ -42,9 +46,6 @@ def _cells(cells) -> str:
 
 
 def run(args) -> int:
-    from ..bignum import count_json, count_text
-    from ..board import Board
-    from ..errors import BadInputError
     from ..solver import Solver, check_rules
 
     board = Board.load(args.board)

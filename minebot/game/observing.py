@@ -24,10 +24,16 @@ from typing import TYPE_CHECKING, Protocol, Sequence
 import numpy as np
 
 from ..backends.frames import FrameSource
+from ..backends.readings import readings
 from ..board import Board, GameState
 from ..errors import NoGameError
-from .read_checks import (ScreenMismatchError, complete_board, game_problem, shape_problem,
-                          won_beyond_doubt)
+from .read_checks import (
+    ScreenMismatchError,
+    complete_board,
+    game_problem,
+    shape_problem,
+    won_beyond_doubt,
+)
 from .ui import GameHost, GameUI
 
 if TYPE_CHECKING:   # pragma: no cover
@@ -66,7 +72,6 @@ class ObservedGame(GameHost, Protocol):
 
 def observe(live: ObservedGame, expect=None) -> Board:
     """Capture and read until a clean, settled read (and, with ``expect``, a plausible one)."""
-    from ..backends.readings import readings
     from ..vision.reader import NoBoardError, UnmatchedCellsError
     last_error: Exception | None = None
     # A game that draws a message over the board after a win or loss (KMines) gets that

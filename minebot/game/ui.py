@@ -24,9 +24,11 @@ from typing import TYPE_CHECKING, Protocol, Sequence
 
 import numpy as np
 
+from .. import games
 from ..backends.x11.keys import send_keys
 from ..backends.x11.window import X11, Rect, WindowInfo, find_game_window
 from ..board import Board, Cell, GameState
+from ..errors import BadInputError
 
 if TYPE_CHECKING:   # pragma: no cover
     from ..backends.backend import Backend
@@ -118,7 +120,6 @@ class GameUI(ABC):
     the others must be started at it)."""
 
     def __init__(self, profile: "GameProfile | None" = None) -> None:
-        from .. import games
         self.profile = profile if profile is not None else games.get(self.game)
 
     @property
@@ -174,7 +175,6 @@ class GameUI(ABC):
         board = live.observe()
         want = self.levels[level][:2] if level else (custom[:2] if custom else None)
         if want is not None and board.shape != want:
-            from ..errors import BadInputError
             rows, cols = want
             raise BadInputError(f"{self.name} shows a {board.cols}x{board.rows} board, not "
                                 f"{cols}x{rows}; minebot cannot change its size: start it with "
@@ -255,11 +255,9 @@ def ui_for(profile: "GameProfile | str") -> GameUI:
     """The ``GameUI`` of a game (a profile or its name): the profile's ``ui`` names its class as
     ``module:Class`` (a name, so the profiles need not import the live layer)."""
     import importlib
-    from .. import games
     if isinstance(profile, str):
         profile = games.get(profile)
     if not isinstance(profile.ui, str):
-        from ..errors import BadInputError
         raise BadInputError(f"minebot cannot play {profile.title} live yet")
     module, _, cls = profile.ui.partition(":")
     return getattr(importlib.import_module(module), cls)(profile)
@@ -268,7 +266,6 @@ def ui_for(profile: "GameProfile | str") -> GameUI:
 def detect(x11: "X11", window_id: int | None = None) -> GameUI | None:
     """The ``GameUI`` of the supported game that owns ``window_id``, or (with none given) of
     the first supported game, in registry order, with a window open; None if there is none."""
-    from .. import games
     info = x11.info(window_id) if window_id is not None else None
     for profile in games.PROFILES.values():
         if not isinstance(profile.ui, str):

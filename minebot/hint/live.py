@@ -18,10 +18,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from ..backends.frames import FrameSource
+from ..backends.readings import readings
+from ..backends.x11.capture import CompositeCapture
+from ..backends.x11.window import X11
 from ..errors import NoGameError
+from ..vision import Reader
 from .advise import advise
-from .draw import DrawOptions, hint_layers
+from .draw import DrawOptions, cell_at, hint_layers
 from .marks import Hints, no_hints
+from .overlay import HiddenOverlayCapture, ShapedOverlay, label_layers, label_origin
 
 Coord = tuple[int, int]
 
@@ -44,13 +50,7 @@ def run_overlay(display: str | None, options: LiveOptions = LiveOptions(),
                 stop: Callable[[], bool] = lambda: False,
                 log: Callable[[str], None] = print) -> int:
     """Run the overlay until the game closes (returns 0) or ``stop()``/Ctrl-C."""
-    from ..backends.x11.capture import CompositeCapture
-    from ..backends.frames import FrameSource
-    from ..backends.readings import readings
-    from ..backends.x11.window import X11
     from ..solver import Solver
-    from ..vision import Reader
-    from .overlay import HiddenOverlayCapture, ShapedOverlay
 
     x = X11(display)
     overlay = frames = None
@@ -164,14 +164,12 @@ class _Watch:
             self.last_raise = time.monotonic()
 
     def _label(self, lines: list[str], rect) -> None:
-        from .overlay import label_layers, label_origin
         _show_label(self.overlay, lines, rect, self.x.screen_rect, self.options.label,
                     label_layers, label_origin)
 
 
 def _pointer_cell(x, game_rect, cell_rects) -> Coord | None:
     """The board cell under the mouse pointer, if any (frame coordinates of the window)."""
-    from .draw import cell_at
     try:
         p = x.root.query_pointer()
     except Exception:

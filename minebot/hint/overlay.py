@@ -20,9 +20,10 @@ import os
 
 import numpy as np
 
-from ..backends.x11.window import Rect
+from ..backends.x11.capture import Screen
+from ..backends.x11.window import Rect, open_display
 from ..errors import DesktopError
-from .draw import LAYERS
+from .draw import LAYERS, wrap_to_width
 
 LABEL_LAYERS: dict[str, tuple[int, int, int]] = {
     "label_bg": (40, 40, 40),
@@ -76,7 +77,6 @@ class ShapedOverlay:
 
     def __init__(self, display: str | None = None,
                  colours: dict[str, tuple[int, int, int]] | None = None) -> None:
-        from ..backends.x11.window import open_display
         name = display or os.environ.get("DISPLAY")
         if not name:
             raise DesktopError("no X display for the overlay: set DISPLAY")
@@ -219,7 +219,6 @@ class HiddenOverlayCapture:
     Composite, where a capture of the board would contain our own marks): a ``Capture``."""
 
     def __init__(self, display: str, overlay: ShapedOverlay) -> None:
-        from ..backends.x11.capture import Screen
         self.screen, self.overlay = Screen(display), overlay
 
     def grab(self, region: Rect) -> np.ndarray:
@@ -238,7 +237,6 @@ class HiddenOverlayCapture:
 def label_layers(lines: list[str], width: int) -> dict[str, np.ndarray]:
     """The caption as two masks (box, text) ``width`` pixels wide, sized to its lines."""
     import cv2
-    from .draw import wrap_to_width
     font, scale, stroke, line_h = cv2.FONT_HERSHEY_SIMPLEX, 0.5, 1, 20
     wrapped: list[str] = []
     for line in lines:

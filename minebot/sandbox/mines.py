@@ -19,10 +19,15 @@ from typing import Callable
 
 import numpy as np
 
+from ..backends.frames import FrameSource, same_area
+from ..backends.mutter.backend import MutterBackend
+from ..backends.readings import readings
+from ..backends.x11.capture import WindowCapture
 from ..backends.x11.keys import send_keys
 from ..backends.x11.window import WindowInfo
 from ..board import GameState
 from ..errors import DesktopError, MinebotError, NoGameError
+from ..game.saved_frames import save_frame
 from .fonts import fontconfig_file
 from .private_game import PrivateGame, check_choice, check_custom
 from .session import NO_SERVICES_BUS, Desktop
@@ -161,8 +166,6 @@ class GnomeMines(PrivateGame):
         that fails only now and then is understood from that picture.
         """
         from ..vision import Reader
-        from ..backends.frames import FrameSource
-        from ..backends.mutter.backend import MutterBackend
         self.remote = MutterBackend(self.xvfb.bus)
         screen = self.remote.screen()
 
@@ -227,8 +230,6 @@ class GnomeMines(PrivateGame):
         Through the one frame source over the window's own pixels (XWayland's root is black),
         following the window every look: this runs right after a move or a resize.
         """
-        from ..backends.x11.capture import WindowCapture
-        from ..backends.frames import FrameSource, same_area
         deadline = time.monotonic() + timeout
         info = self.refresh()
         with FrameSource(WindowCapture(self.display, info), info.rect) as frames:
@@ -258,7 +259,6 @@ def wait_for_game(frames, read: Callable[[np.ndarray], object], *, chooser: bool
     names the last frame, saved, and what the reader said of it, and ends with ``log()``
     (the tail of the game's own output).
     """
-    from ..backends.readings import readings
     started = time.monotonic()
     deadline = started + timeout
 
@@ -306,7 +306,6 @@ def start_failure(seen, found: bool) -> str:
     """What the last look at a game that never showed was: its frame saved (named), and what
     the reader said of it."""
     import tempfile
-    from ..game.saved_frames import save_frame
     if seen.frame is None:
         return f"no frame could be grabbed ({seen.error})"
     path = save_frame(seen.frame, Path(tempfile.mkdtemp(prefix="minebot-gnome-mines-start-")),

@@ -15,6 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from .. import games
 from ..backends.x11.window import X11, WindowInfo, find_game_window
 from ..errors import DesktopError
 from .xvfb import stop_process_group
@@ -110,7 +111,6 @@ class PrivateGame:
         return self
 
     def _match(self):
-        from .. import games
         return games.get(self.profile).window
 
     def find(self) -> WindowInfo | None:

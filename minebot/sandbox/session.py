@@ -27,6 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from ..backends.mutter.backend import Bus, MutterSession, has_mutter, leave_overview
+from ..backends.x11.window import X11, open_display
 from ..errors import DesktopError
 from .xvfb import Xvfb, die_with_parent, stop_process_group
 
@@ -189,7 +191,6 @@ class XvfbDesktop(Desktop):
 
     def _wait_for_wm(self, log: Path) -> None:
         """Until the window manager has claimed the screen (EWMH ``_NET_SUPPORTING_WM_CHECK``)."""
-        from ..backends.x11.window import X11
         with X11(self.display) as x:
             self._await(log, x.wm_name, "did not manage the screen")
 
@@ -346,7 +347,6 @@ class MutterDesktop(Desktop):
         bot's own connections (python-xlib, pyautogui) use the process's XAUTHORITY. This
         X server is ours alone (a private socket number, ended with the desktop)."""
         from Xlib import X
-        from ..backends.x11.window import open_display
         old = os.environ.get("XAUTHORITY")
         os.environ["XAUTHORITY"] = self.xauthority or ""
         try:
@@ -383,14 +383,12 @@ class GnomeWaylandDesktop(MutterDesktop):
 
     @property
     def bus(self):
-        from ..backends.mutter.backend import Bus
         assert self.home is not None and self.bus_address is not None
         return Bus(self.bus_address, str(self.home / "runtime"))
 
     def _await_ready(self, log: Path) -> None:
         """Until mutter's Wayland socket exists and its ScreenCast API is on the bus; then
         give the seat a keyboard and a pointer (see ``seat``)."""
-        from ..backends.mutter.backend import MutterSession, has_mutter
         assert self.home is not None
         sock = self.home / "runtime" / self.socket
         self._await(log, lambda: sock.exists() and has_mutter(self.bus),
@@ -431,7 +429,6 @@ class GnomeShellWaylandDesktop(GnomeWaylandDesktop):
         start (a user's login ends on the desktop too): a window mapped in the overview shows
         only as a thumbnail there."""
         super()._await_ready(log)
-        from ..backends.mutter.backend import leave_overview
         self._await(log, lambda: leave_overview(self.bus), "did not leave its overview")
 
 

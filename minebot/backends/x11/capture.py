@@ -20,9 +20,9 @@ import os
 
 import numpy as np
 
-from ...errors import NoGameError
-from .window import Rect, WindowInfo
-from ...errors import DesktopError
+from ...errors import DesktopError, NoGameError
+from .window import Rect, WindowInfo, _ensure_xauthority, open_display
+from .xshm import WindowGrabber
 
 
 class Screen:
@@ -30,7 +30,6 @@ class Screen:
 
     def __init__(self, display: str | None = None) -> None:
         import mss  # imported here: the package must import with no display
-        from .window import _ensure_xauthority
         _ensure_xauthority()
         self.display = display or os.environ.get("DISPLAY")
         if not self.display:
@@ -83,7 +82,6 @@ class WindowCapture:
     """
 
     def __init__(self, display: str, window: WindowInfo) -> None:
-        from .xshm import WindowGrabber
         self.display = display
         self.window = window
         self._grabber = WindowGrabber(display, window.id)
@@ -92,7 +90,6 @@ class WindowCapture:
         """The window moved or was replaced: grab the new place (or the new window)."""
         if window.id != self.window.id:
             self.close()
-            from .xshm import WindowGrabber
             self._grabber = WindowGrabber(self.display, window.id)
         self.window = window
 
@@ -125,7 +122,6 @@ class CompositeCapture:
     """
 
     def __init__(self, display: str | None, window: WindowInfo) -> None:
-        from .window import open_display
         name = display or os.environ.get("DISPLAY")
         try:
             self.d = open_display(name)
