@@ -13,7 +13,7 @@ EXIT_BAD_INPUT = 2        # malformed file, bad option value (argparse also uses
 EXIT_INCONSISTENT = 3     # the board contradicts the rules of Minesweeper
 EXIT_NO_GAME = 4          # no game window / board found, or the game on screen could not be read
 EXIT_UNSUPPORTED = 5      # the desktop does not allow it (an overlay on GNOME on Wayland)
-EXIT_INTERRUPTED = 130    # Ctrl-C or the pyautogui fail-safe
+EXIT_INTERRUPTED = 130    # Ctrl-C or the fail-safe
 EXIT_TERMINATED = 143     # SIGTERM (128 + 15), e.g. from `timeout` or a CI runner
 
 

@@ -62,7 +62,7 @@ the --log JSONL file at once.
 
 Every output (--log, --click-log, --record, --screenshots) is checked before the first
 click. Stop at any time with Ctrl-C (exit 130), SIGTERM (143), or by moving the mouse into a
-screen corner (pyautogui's fail-safe): the summary of the finished games is still printed. For
+screen corner (the X11 fail-safe): the summary of the finished games is still printed. For
 a game on a private virtual display, see `minebot demo`.""")
     add_level_options(p)
     p.add_argument("--game", metavar="NAME",

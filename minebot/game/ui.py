@@ -200,7 +200,7 @@ class GameUI(ABC):
             return live.x11.dialogs_of(live.window.id)
         return [w for w in live.x11.windows()
                 if w.viewable and w.transient_for is not None
-                and any(self.window.wm_class.lower() in c.lower() for c in w.wm_class)]
+                and self.window.class_matches(w.wm_class)]
 
     def close_dialogs(self, live: GameHost) -> bool:
         """Close the game's dialogs (a win's "Congratulations!", a high-score table).

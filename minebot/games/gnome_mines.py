@@ -1,6 +1,7 @@
-"""GNOME Mines 40.1 (Debian 12's ``gnome-mines``): the game minebot was first written for.
+"""GNOME Mines (Debian 12's 40.1, the game minebot was first written for; Debian 13's 48.1).
 
-Window: title "Mines", class ``gnome-mines``. Separate rounded tiles on the window's
+Window: title "Mines", class ``gnome-mines`` (40.1) or ``org.gnome.Mines`` (48 and later, whose
+1x1 unmapped helper window keeps the class ``gnome-mines``: only viewable windows count). Separate rounded tiles on the window's
 background, the leftover pixels shared out so tiles differ by 1 px (see
 ``minebot.vision.locate``). The mines are placed after the first click, never on it or its 8
 neighbours (``minefield.vala`` place_mines): rule set ``zero``. The counter is a "flags/total"
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from .profile import CounterKind, GameProfile, GridGeometry, GridKind, WindowMatch
 
-WINDOW = WindowMatch(title="Mines", wm_class="gnome-mines")
+WINDOW = WindowMatch(title="Mines", wm_class=("gnome-mines", "org.gnome.Mines"))
 
 PROFILE = GameProfile(
     name="gnome-mines",

@@ -19,14 +19,28 @@ class WindowMatch:
 
     ``title``: the exact window title, or None for any title; ``title_contains``: a substring
     the title must contain (case-insensitive); ``wm_class``: a substring of one of the
-    WM_CLASS parts (case-insensitive). Substrings, because some games put their path into the
-    class (xdemineur's instance is ``argv[0]``, e.g. ``/usr/games/xdemineur``) or a non-ASCII
-    letter into their title (``xdémineur``, Latin-1).
+    WM_CLASS parts (case-insensitive), or a tuple of such substrings of which any will do (a
+    game whose class changed between versions: GNOME Mines 40 is ``gnome-mines``, 48 and later
+    ``org.gnome.Mines``). Substrings, because some games put their path into the class
+    (xdemineur's instance is ``argv[0]``, e.g. ``/usr/games/xdemineur``) or a non-ASCII letter
+    into their title (``xdémineur``, Latin-1).
     """
 
     title: str | None = None
     title_contains: str | None = None
-    wm_class: str | None = None
+    wm_class: str | tuple[str, ...] | None = None
+
+    @property
+    def classes(self) -> tuple[str, ...]:
+        """The accepted WM_CLASS substrings (empty: any class)."""
+        if self.wm_class is None:
+            return ()
+        return (self.wm_class,) if isinstance(self.wm_class, str) else tuple(self.wm_class)
+
+    def class_matches(self, wm_class: tuple[str, ...]) -> bool:
+        """Whether one of the window's WM_CLASS parts contains one of the accepted classes."""
+        wanted = [c.lower() for c in self.classes]
+        return not wanted or any(w in part.lower() for w in wanted for part in wm_class)
 
     def matches(self, title: str, wm_class: tuple[str, ...]) -> bool:
         """Whether a window with this title and WM_CLASS parts is the game's."""
@@ -34,11 +48,7 @@ class WindowMatch:
             return False
         if self.title_contains is not None and self.title_contains.lower() not in title.lower():
             return False
-        if self.wm_class is not None:
-            wanted = self.wm_class.lower()
-            if not any(wanted in part.lower() for part in wm_class):
-                return False
-        return True
+        return self.class_matches(wm_class)
 
 
 class GridKind(Enum):

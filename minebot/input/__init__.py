@@ -1,4 +1,4 @@
-"""Mouse input for the live game, through pyautogui (imported lazily: it needs a display).
+"""Mouse input for the live game (python-xlib, imported lazily: it needs a display).
 
 Every click goes through ``Pointer``, which refuses any point outside the rectangle it is
 given (the board just read) and logs each press, so tests can prove no click left the board.

@@ -1,10 +1,10 @@
-"""Clicks with pyautogui, clamped to a rectangle, logged, and fast.
+"""Clicks clamped to a rectangle, logged, and fast.
 
-pyautogui is imported inside ``Pointer`` because it opens the X display at import time. Its
-default 0.1 s pause after every call would make an expert game last minutes, so ``PAUSE`` is
-set to 0 and waits are done by the live game, which watches the screen instead of sleeping.
-Button down and up are sent explicitly: GNOME Mines marks on button down and reveals on button
-up over the same cell, and sending them ourselves avoids pyautogui's extra moves.
+``BasePointer`` holds what every input route shares (the guard, the log, Ctrl-C held back
+while a button is down); a subclass per display server says how a motion and a click reach
+it. There is no pause between clicks: the live game waits by watching the screen. Button down
+and up are sent explicitly: GNOME Mines marks on button down and reveals on button up over
+the same cell.
 """
 
 from __future__ import annotations
@@ -42,51 +42,6 @@ class Click:
         if self.window is not None:
             out["window"] = list(self.window)
         return out
-
-
-_PYAUTOGUI = None
-
-
-def load_pyautogui(display: str | None = None, fresh: bool = False):
-    """Import pyautogui for ``display`` (default $DISPLAY) and make it fast.
-
-    pyautogui binds its X connection at import, to $DISPLAY; when a later caller uses another
-    display (tests start their own Xvfb), its connection is replaced.
-    """
-    global _PYAUTOGUI
-    from ..backends.x11.window import open_display, quiet_xlib
-    display = display or os.environ.get("DISPLAY")
-    if not display:
-        raise MinebotError("no X display for mouse input: set DISPLAY or use `minebot demo --virtual`")
-    if _PYAUTOGUI is None:
-        old = os.environ.get("DISPLAY")
-        os.environ["DISPLAY"] = display
-        try:
-            with quiet_xlib():
-                import pyautogui
-        finally:
-            if old is None:
-                os.environ.pop("DISPLAY", None)
-            else:
-                os.environ["DISPLAY"] = old
-        pyautogui.PAUSE = 0.0
-        pyautogui.MINIMUM_DURATION = 0.0
-        pyautogui.FAILSAFE = True
-        from pyautogui import _pyautogui_x11 as x11mod
-        x11mod._mouse_is_swapped_setting = False  # skip its `dconf read` subprocess
-        x11mod._bound_display = display
-        _PYAUTOGUI = pyautogui
-    from pyautogui import _pyautogui_x11 as x11mod
-    if getattr(x11mod, "_bound_display", None) != display or fresh:
-        # A new connection also when the name is the same: the display number may have been
-        # reused by a new X server since (tests start and stop several).
-        try:
-            x11mod._display.close()
-        except Exception:
-            pass
-        x11mod._display = open_display(display)
-        x11mod._bound_display = display
-    return _PYAUTOGUI
 
 
 class BasePointer:
@@ -238,35 +193,48 @@ class BasePointer:
 
 
 class Pointer(BasePointer):
-    """The mouse on one X display (XTEST through pyautogui's connection; its fail-safe, a
-    pointer thrown into a screen corner, stops the run)."""
+    """The mouse on one X display: XTest events on a python-xlib connection of its own.
+
+    Its fail-safe is the classic one: the pointer thrown into a corner of the screen by the
+    user stops the run before the next click. (Until recently this went through pyautogui;
+    pyautogui only lent its X connection and this corner check, and it imports mouseinfo,
+    which ends the whole process when Python has no tkinter, as Debian's own python3 has
+    not. Sending XTest ourselves removes that trap and four indirect dependencies.)
+    """
 
     def __init__(self, display: str | None = None, log_path: str | None = None) -> None:
-        self.pg = load_pyautogui(display, fresh=True)
+        from ..backends.x11.window import open_display
+        name = display or os.environ.get("DISPLAY")
+        if not name:
+            raise MinebotError("no X display for mouse input: set DISPLAY or use `minebot demo`")
         self.display = display
+        self.connection = open_display(name)
         super().__init__(log_path)
 
     def _fail_safe(self) -> None:
-        self._call(self.pg.failSafeCheck)
+        root = self.connection.screen().root
+        where = root.query_pointer()
+        geometry = root.get_geometry()
+        if (where.root_x in (0, geometry.width - 1)
+                and where.root_y in (0, geometry.height - 1)):
+            raise Interrupted("stopped by the fail-safe (pointer moved to a screen corner)")
 
     def _motion(self, x: int, y: int) -> None:
         from Xlib import X
         from Xlib.ext.xtest import fake_input
-        fake_input(self.pg.platformModule._display, X.MotionNotify, x=x, y=y)
+        fake_input(self.connection, X.MotionNotify, x=x, y=y)
 
     def _press_release(self, x: int, y: int, button: str) -> None:
-        # Exactly motion + press + release as XTest events on pyautogui's own X connection
-        # (pyautogui's public mouseDown/mouseUp add moves, fail-safe queries and syncs).
+        # Exactly motion + press + release, nothing else in between.
         from Xlib import X
         from Xlib.ext.xtest import fake_input
-        display = self.pg.platformModule._display
         code = {"left": 1, "middle": 2, "right": 3}[button]
-        fake_input(display, X.MotionNotify, x=x, y=y)
-        fake_input(display, X.ButtonPress, code)
-        fake_input(display, X.ButtonRelease, code)
+        fake_input(self.connection, X.MotionNotify, x=x, y=y)
+        fake_input(self.connection, X.ButtonPress, code)
+        fake_input(self.connection, X.ButtonRelease, code)
 
     def _flush(self) -> None:
-        self.pg.platformModule._display.sync()
+        self.connection.sync()
 
     def _press_release_held(self, x: int, y: int, button: str,
                             hold: tuple[int, Rect]) -> bool:
@@ -274,20 +242,23 @@ class Pointer(BasePointer):
         # one connection: while the server is grabbed no other client (the window manager, a
         # user dragging the window) is served, so the geometry read is the geometry clicked.
         from ..backends.x11.window import window_rect
-        display = self.pg.platformModule._display
         wid, planned = hold
-        display.grab_server()
+        self.connection.grab_server()
         try:
-            if window_rect(display, wid) != planned:
+            if window_rect(self.connection, wid) != planned:
                 return False
             self._press_release(x, y, button)
             return True
         finally:
-            display.ungrab_server()
-            display.flush()
+            self.connection.ungrab_server()
+            self.connection.flush()
 
-    def _call(self, fn, *args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        except self.pg.FailSafeException:
-            raise Interrupted("stopped by pyautogui's fail-safe (pointer moved to a screen corner)") from None
+    def close(self) -> None:
+        """Idempotent: the click log and the X connection."""
+        super().close()
+        if self.connection is not None:
+            try:
+                self.connection.close()
+            except Exception:   # noqa: BLE001 - the X server may already be gone; nothing to free
+                pass
+            self.connection = None

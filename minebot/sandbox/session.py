@@ -344,7 +344,7 @@ class MutterDesktop(Desktop):
 
     def _open_access(self) -> None:
         """Let every local client in, as on Xvfb: mutter's Xwayland wants its cookie, and the
-        bot's own connections (python-xlib, pyautogui) use the process's XAUTHORITY. This
+        bot's own connections (python-xlib) use the process's XAUTHORITY. This
         X server is ours alone (a private socket number, ended with the desktop)."""
         from Xlib import X
         old = os.environ.get("XAUTHORITY")

@@ -495,7 +495,7 @@ def require_inside(rect: Rect, region: Rect) -> None:
 class PointerWatch:
     """Whether the pointer is still where minebot put it: the fail-safe on GNOME on Wayland.
 
-    Why: pyautogui's fail-safe (throw the pointer into a screen corner) asks X11 where the
+    Why: the X11 fail-safe (throw the pointer into a screen corner) asks X11 where the
     pointer is; a Wayland client cannot ask, and mutter's pointer position (cursor-mode
     metadata) does not pass through GStreamer's ``pipewiresrc``. But mutter can draw the
     pointer into a cast: two casts of a few pixels around the place minebot last put the
@@ -564,7 +564,7 @@ class MutterPointer(BasePointer):
     (``tests/test_calibrate_live.py`` needs a 0.1 s pause there). Live play never clicks so:
     every read parks the pointer inside the window, off the board, first.
 
-    With ``fail_safe`` (the default) a ``PointerWatch`` stands in for pyautogui's fail-safe:
+    With ``fail_safe`` (the default) a ``PointerWatch`` stands in for the X11 corner fail-safe:
     before each batch of clicks (and each parking move) the pointer must still be where
     minebot last put it, else the run stops (``Interrupted``, exit 130)."""
 

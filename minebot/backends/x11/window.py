@@ -19,13 +19,8 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from ...errors import DesktopError
-from ...games.gnome_mines import WINDOW as _GNOME_WINDOW
+from ...games.gnome_mines import WINDOW as GNOME_MINES_WINDOW
 from ...games.profile import WindowMatch
-
-# GNOME Mines' window, from its game profile (minebot.games.gnome_mines); kept under these
-# names for the callers that do not take a profile yet.
-MINES_TITLE = _GNOME_WINDOW.title
-MINES_CLASS = _GNOME_WINDOW.wm_class
 
 
 @dataclass(frozen=True)
@@ -270,9 +265,10 @@ class X11:
             if info is not None:
                 yield info
 
-    def find_window(self, title: str | None = MINES_TITLE, wm_class: str | None = MINES_CLASS,
+    def find_window(self, match: WindowMatch = GNOME_MINES_WINDOW,
                     pid: int | None = None) -> WindowInfo | None:
-        """The largest viewable top-level window matching title (exact), class and PID.
+        """The largest viewable top-level window ``match`` accepts (by default GNOME Mines'),
+        owned by ``pid`` when given.
 
         GTK also maps nothing for its hidden 10x10 leader window, but we still take the largest
         viewable match so an unrelated small window never wins.
@@ -281,9 +277,7 @@ class X11:
         for info in self.windows():
             if not info.viewable:
                 continue
-            if title is not None and info.title != title:
-                continue
-            if wm_class is not None and wm_class.lower() not in (c.lower() for c in info.wm_class):
+            if not match.matches(info.title, info.wm_class):
                 continue
             if pid is not None and info.pid not in (None, pid):
                 continue
@@ -490,7 +484,7 @@ def quiet_xlib():
 
     Xvfb lets local clients in without a cookie, so the empty Xauthority file that
     ``_ensure_xauthority`` provides is right; python-xlib still prints a warning to standard
-    output on every connection (pyautogui opens one at import), which would litter every run.
+    output on every connection, which would litter every run.
     """
     _ensure_xauthority()
     with contextlib.redirect_stdout(io.StringIO()):
@@ -513,7 +507,7 @@ def open_display(name: str | None):
 
 
 def _ensure_xauthority() -> None:
-    """python-xlib (and pyautogui through it) fails when no Xauthority file exists.
+    """python-xlib fails when no Xauthority file exists.
 
     On a fresh machine or container ``~/.Xauthority`` may be missing; Xvfb grants local
     clients access without a cookie, so an empty file is enough, and ``/dev/null`` is one that
