@@ -16,7 +16,7 @@ from minebot.backends.x11.window import Rect
 from minebot.game.acting import Clicker
 from minebot.game.ui_gnome_mines import GnomeMinesUI
 from minebot.game.window_guard import WindowGuard
-from minebot.input.pointer import BasePointer
+from minebot.backends.pointer import BasePointer
 from minebot.move import Action, Move
 from minebot.vision.reader import Reading
 

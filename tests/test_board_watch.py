@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from minebot.backends.watch import RING_GAP, ring_box, ring_unchanged
-from minebot.input.pointer import BasePointer, UnsafeClickError
+from minebot.backends.pointer import BasePointer, UnsafeClickError
 
 BOARD = (40, 30, 140, 90)   # left, top, right, bottom
 

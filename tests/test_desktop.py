@@ -106,7 +106,8 @@ def test_private_game_window_focus_capture_and_clean_stop(xvfb):
 @pytest.mark.live
 @pytest.mark.skipif(not HAVE_X, reason="needs xvfb and gnome-mines")
 def test_pointer_clicks_reach_the_game_and_never_leave_bounds(xvfb):
-    from minebot.input import Pointer, UnsafeClickError
+    from minebot.backends.x11.pointer import Pointer
+    from minebot.backends.pointer import UnsafeClickError
     with GnomeMines(xvfb, theme="bgcolors", window=MIN_WINDOW, level="beginner") as game:
         rect = game.window.rect
         bounds = (rect.left, rect.top, rect.right, rect.bottom)

@@ -22,7 +22,7 @@ def test_every_desktop_module_imports_with_no_display():
     env = {k: v for k, v in os.environ.items()
            if k not in ("DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS")}
     code = ("import sys, minebot.sandbox.session, minebot.backends.backend, minebot.backends.x11.xshm, "
-            "minebot.backends.mutter.backend, minebot.game.live, minebot.input.pointer; "
+            "minebot.backends.mutter.backend, minebot.game.live, minebot.backends.x11.pointer; "
             "assert not {'gi', 'jeepney', 'pyautogui'} & set(sys.modules); print('ok')")
     out = subprocess.run([sys.executable, "-c", code], env=dict(env, PYTHONPATH=str(ROOT)),
                          capture_output=True, text=True, timeout=60)
@@ -76,7 +76,7 @@ def test_keysyms_of_the_games_shortcuts():
 
 
 def test_click_log_carries_the_window_geometry():
-    from minebot.input.pointer import Click
+    from minebot.backends.pointer import Click
     line = Click(5, 6, "left", 1.0, (0, 0, 10, 10), (1, 2, 30, 40)).to_json()
     assert line["window"] == [1, 2, 30, 40]
     assert "window" not in Click(5, 6, "left", 1.0, (0, 0, 10, 10)).to_json()

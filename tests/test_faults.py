@@ -334,7 +334,8 @@ def test_read_says_when_crops_cannot_be_saved(capsys, tmp_path):
 def test_click_log_write_error_mid_run_is_a_message_not_a_traceback(tmp_path):
     """The click log is checked before the first click; a write that fails later (a full
     disk: /dev/full) stops the run with an OutputError naming the file, not an OSError."""
-    from minebot.input.pointer import Click, Pointer
+    from minebot.backends.pointer import Click
+    from minebot.backends.x11.pointer import Pointer
     pointer = object.__new__(Pointer)      # no display needed: only the log is exercised
     pointer._log_path = "/dev/full"
     pointer._log_file = open("/dev/full", "a", encoding="utf-8")

@@ -108,7 +108,7 @@ def test_the_smiley_click_starts_a_new_xdemineur_game():
     from minebot.backends.x11.capture import Screen
     from minebot.sandbox.xvfb import Xvfb
     from minebot.sandbox.clones import XDEMINEUR, Xdemineur
-    from minebot.input import Pointer
+    from minebot.backends.x11.pointer import Pointer
     _skip_without(XDEMINEUR)
     with Xvfb(1024, 768) as xvfb, Xdemineur(xvfb, cols=16, rows=16, mines=40) as game, \
             Screen(xvfb.display) as screen:
@@ -159,7 +159,7 @@ def test_kmines_new_game_by_its_own_shortcut_through_a_live_game():
     from minebot.sandbox.xvfb import Xvfb
     from minebot.sandbox.clones import KMINES, KMines
     from minebot.game.live import LiveGame
-    from minebot.input import Pointer
+    from minebot.backends.x11.pointer import Pointer
     _skip_without(KMINES)
     with Xvfb(1024, 768) as xvfb, KMines(xvfb, level="easy", window=(640, 480)) as km, \
             Screen(xvfb.display) as screen:

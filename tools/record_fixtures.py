@@ -305,7 +305,7 @@ class Recorder:
 
     def _scenario(self, xvfb: Xvfb, name: str, rows: int, cols: int, mines: int,
                   window: tuple[int, int], level: str | None, full_screen_at, dense: bool) -> None:
-        from minebot.input import Pointer
+        from minebot.backends.x11.pointer import Pointer
         print(f"scenario {name}: {cols}x{rows}/{mines} window {window[0]}x{window[1]}", flush=True)
         custom = None if level else (rows, cols, mines)
         if custom and custom_mines_roundtrip(rows, cols, mines) != mines:
@@ -371,7 +371,7 @@ class Recorder:
 
     def won(self, xvfb: Xvfb, name: str, level: str, window: tuple[int, int], tries: int = 6) -> None:
         """Play whole games with the solver until one is won; capture it in all themes."""
-        from minebot.input import Pointer
+        from minebot.backends.x11.pointer import Pointer
         from minebot.levels import LEVELS
         lv = LEVELS[level]
         for attempt in range(tries):

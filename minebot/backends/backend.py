@@ -50,7 +50,7 @@ class Backend(Protocol):
     ``name`` (one of ``BACKENDS``), ``display``, ``wm`` (the window manager's name or None),
     ``screen_rect``; ``capture(window)`` frames of the game window, ``screen()`` frames of the
     whole screen (for a board without its window; may refuse), ``pointer(log_path)`` guarded
-    clicks (a ``minebot.input.BasePointer``), ``key(combo)`` keys to the focused window,
+    clicks (a ``minebot.backends.pointer.BasePointer``), ``key(combo)`` keys to the focused window,
     ``close()`` idempotent. ``x11`` is the X connection for window tracking, or None where
     clients cannot list windows (``lists_windows`` False: native Wayland).
     """

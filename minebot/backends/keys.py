@@ -16,7 +16,7 @@ KEY_ALIASES = {"ctrl": "Control_L", "alt": "Alt_L", "shift": "Shift_L", "esc": "
 
 def keysyms(combo: str) -> list[int]:
     """The X keysyms (what RemoteDesktop takes on Wayland too) of ``ctrl+n``-style combos."""
-    from Xlib import XK   # python-xlib only when a key is sent
+    from Xlib import XK  # python-xlib only when a key is sent
     syms = []
     for name in combo.split("+"):
         sym = XK.string_to_keysym(KEY_ALIASES.get(name.lower(), name))

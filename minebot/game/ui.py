@@ -33,7 +33,7 @@ from ..errors import BadInputError
 if TYPE_CHECKING:   # pragma: no cover
     from ..backends.backend import Backend
     from ..games.profile import GameProfile, WindowMatch
-    from ..input.pointer import BasePointer
+    from ..backends.pointer import BasePointer
     from ..vision.reader import Reader, Reading
 
 Box = tuple[int, int, int, int]

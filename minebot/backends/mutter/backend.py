@@ -35,8 +35,8 @@ from pathlib import Path
 import numpy as np
 
 from ...errors import DesktopError, Interrupted, NoGameError
-from ...input.pointer import BasePointer
 from ..keys import keysyms
+from ..pointer import BasePointer
 from ..x11.window import Rect
 
 SCREENCAST = "org.gnome.Mutter.ScreenCast"
@@ -685,7 +685,7 @@ class MonitorCapture:
     def grab(self, region: Rect | None = None) -> np.ndarray:
         region = self.rect if region is None else region
         require_inside(self.rect, region)
-        import cv2   # drops the x byte into a contiguous array many times faster than numpy
+        import cv2  # drops the x byte into a contiguous array many times faster than numpy
         area = self._area
         if area is None:
             frames = self._monitor()

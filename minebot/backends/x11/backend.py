@@ -7,9 +7,9 @@ and a compositing WM's root is not the game), input is XTEST, focus is asked of 
 from __future__ import annotations
 
 from ...errors import NoGameError
-from ...input import Pointer
 from .capture import Screen, WindowCapture
 from .keys import send_keys
+from .pointer import Pointer
 from .window import X11, Rect, WindowInfo
 
 
