@@ -314,11 +314,11 @@ def test_no_xauthority_file_is_left_behind(tmp_path, monkeypatch):
     """Without ~/.Xauthority the X libraries get an empty one, but no run leaves a file."""
     import os
     import tempfile
-    from minebot.backends.x11.window import _ensure_xauthority
+    from minebot.backends.x11.window import ensure_xauthority
     monkeypatch.delenv("XAUTHORITY", raising=False)
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    _ensure_xauthority()
+    ensure_xauthority()
     assert os.path.exists(os.environ["XAUTHORITY"])
     assert list(tmp_path.iterdir()) == []
 

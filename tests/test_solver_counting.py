@@ -17,9 +17,9 @@ def _expert_position(seed: int) -> Board:
 
 
 def test_packing_keeps_every_coefficient():
-    from minebot.solver.counting import _field_bits, unpack
+    from minebot.solver.counting import field_bits, unpack
     for n in (3, 62, 63, 140):
-        bits = _field_bits(n)
+        bits = field_bits(n)
         # Coefficients near the field's top, all below 2**64 (wide fields take a numpy path
         # then), and one wide coefficient among small ones.
         for coeffs in ([(1 << n) - 1 - k for k in range(n + 1)],

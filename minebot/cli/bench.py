@@ -95,7 +95,7 @@ def _percentile(values: list[float], q: float) -> float:
     return float(np.percentile(np.asarray(values), q))
 
 
-def _play(task: tuple) -> tuple[bool, float, list[float], float]:
+def play_task(task: tuple) -> tuple[bool, float, list[float], float]:
     """Play one game (in a worker): (won, ms for the game, ms per solver call, CPU ms)."""
     rows, cols, mines, rules, first, seed, layout, spec, *rest = task
     flags_to_win = bool(rest and rest[0])
@@ -204,7 +204,7 @@ def layout_tasks(layouts: list, rules: str, first: tuple[int, int] | None = None
             for lay in layouts]
 
 
-def play_tasks(tasks: Iterable[tuple], jobs: int, work: Callable[[tuple], tuple] = _play) -> Iterator[tuple]:
+def play_tasks(tasks: Iterable[tuple], jobs: int, work: Callable[[tuple], tuple] = play_task) -> Iterator[tuple]:
     """The outcomes of ``tasks`` in task order (see ``summarise`` for their form), each played
     by ``work`` in a worker (by default one game of ``minebot bench``; other tools pass their own).
 

@@ -24,7 +24,7 @@ from enum import Enum
 from typing import NamedTuple
 
 from ..board import neighbours
-from .backbone import _solver_for, any_certain_safe, frontier_bounds
+from .backbone import frontier_solver, any_certain_safe, frontier_bounds
 from .constraints import Constraints, Reveal
 from .endgame import Endgame
 from .fifty_fifty import FiftyFifties
@@ -89,7 +89,7 @@ def dominating(cons: Constraints, safety: dict[Coord, float], chosen: Coord,
     better = [c for c in others if c in cons.index and safety[c] > safety[chosen] + DOMINANCE_GAP]
     if not better:
         return None
-    solver = _solver_for(cons, "native", frontier_bounds(cons))
+    solver = frontier_solver(cons, "native", frontier_bounds(cons))
     try:
         a = cons.index[chosen] + 1
         for cell in better:

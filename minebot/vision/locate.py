@@ -263,7 +263,7 @@ CONTINUED_SHARE = 0.6
 """Share of an outer row or column's neighbours that must look like tiles to call it cut."""
 
 
-def _continues(frame: np.ndarray, grid: Grid) -> str | None:
+def continues(frame: np.ndarray, grid: Grid) -> str | None:
     """Which side of ``grid`` the lattice visibly goes on past (None: all four are clear).
 
     A lattice found on part of a board (two rows and columns dropped from a lost classic
@@ -342,7 +342,7 @@ def locate(frame: np.ndarray, min_cells: int = 2) -> Grid:
         grid = _search(frame, backgrounds, MIN_TILE, min_cells)
     if grid is None:
         raise NoGameError("no Minesweeper board found in the image")
-    side = _continues(frame, grid)
+    side = continues(frame, grid)
     if side is not None:
         raise NoGameError(f"found a {grid.cols}x{grid.rows} lattice of tiles, but more tiles go "
                           f"on past its {side} edge: part of a board, not read")

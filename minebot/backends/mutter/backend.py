@@ -460,6 +460,11 @@ class MutterSession:
     def keysym(self, keysym: int, pressed: bool) -> None:
         self._send(("NotifyKeyboardKeysym", "ub", (keysym, pressed)))
 
+    @property
+    def is_open(self) -> bool:
+        """Whether the remote-desktop session still exists (``close`` not called yet)."""
+        return self._rd_path is not None
+
     def close(self) -> None:
         frames, self.frames = self.frames, None
         path, self._rd_path = self._rd_path, None
@@ -722,7 +727,7 @@ class MonitorCapture:
         self._laid = self._still = None
         if area is not None:
             area.close()
-            if self.session._rd_path is not None:
+            if self.session.is_open:
                 self.session.restart_frames()
 
     def __enter__(self) -> "MonitorCapture":

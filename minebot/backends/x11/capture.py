@@ -21,7 +21,7 @@ import os
 import numpy as np
 
 from ...errors import DesktopError, NoGameError
-from .window import Rect, WindowInfo, _ensure_xauthority, open_display
+from .window import Rect, WindowInfo, ensure_xauthority, open_display
 from .xshm import WindowGrabber
 
 
@@ -30,7 +30,7 @@ class Screen:
 
     def __init__(self, display: str | None = None) -> None:
         import mss  # imported here: the package must import with no display
-        _ensure_xauthority()
+        ensure_xauthority()
         self.display = display or os.environ.get("DISPLAY")
         if not self.display:
             raise DesktopError("no X display to capture: set DISPLAY or use `minebot demo --virtual`")

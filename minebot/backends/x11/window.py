@@ -483,10 +483,10 @@ def quiet_xlib():
     """Hide python-xlib's "no xauthority details available" print.
 
     Xvfb lets local clients in without a cookie, so the empty Xauthority file that
-    ``_ensure_xauthority`` provides is right; python-xlib still prints a warning to standard
+    ``ensure_xauthority`` provides is right; python-xlib still prints a warning to standard
     output on every connection, which would litter every run.
     """
-    _ensure_xauthority()
+    ensure_xauthority()
     with contextlib.redirect_stdout(io.StringIO()):
         yield
 
@@ -506,7 +506,7 @@ def open_display(name: str | None):
     return d
 
 
-def _ensure_xauthority() -> None:
+def ensure_xauthority() -> None:
     """python-xlib fails when no Xauthority file exists.
 
     On a fresh machine or container ``~/.Xauthority`` may be missing; Xvfb grants local
