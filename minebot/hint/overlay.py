@@ -189,10 +189,6 @@ class ShapedOverlay:
         return all(order.index(self._windows[n].id) > g for n in self._mapped
                    if self._windows[n].id in order)
 
-    @property
-    def window_ids(self) -> dict[str, int]:
-        return {name: win.id for name, win in self._windows.items()}
-
     def close(self) -> None:
         for win in self._windows.values():
             try:

@@ -83,11 +83,6 @@ class GnomeMines(PrivateGame):
         assert self.home is not None
         return self.home / "config" / "glib-2.0" / "settings" / "keyfile"
 
-    @property
-    def scores_dir(self) -> Path:
-        assert self.home is not None
-        return self.home / "data" / "gnome-mines" / "scores"
-
     def settings(self) -> dict[str, str]:
         """The gsettings keys written to the private keyfile, as GVariant text."""
         width, height = (self.window_size[0] - WINDOW_EXTRA[0], self.window_size[1] - WINDOW_EXTRA[1])

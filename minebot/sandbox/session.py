@@ -34,14 +34,6 @@ from .xvfb import Xvfb, die_with_parent, stop_process_group
 
 DESKTOPS = ("xvfb", "openbox", "metacity", "weston", "mutter", "gnome-wayland",
             "gnome-shell-wayland")
-APT_PACKAGES = {"xvfb": ["xvfb"], "openbox": ["xvfb", "openbox"], "metacity": ["xvfb", "metacity"],
-                "weston": ["weston", "xwayland"],
-                "mutter": ["mutter", "xwayland", "pipewire", "wireplumber", "dbus"],
-                "gnome-wayland": ["mutter", "pipewire", "wireplumber", "dbus", "gstreamer1.0-pipewire"],
-                "gnome-shell-wayland": ["gnome-shell", "pipewire", "wireplumber", "dbus",
-                                        "gstreamer1.0-pipewire"]}
-"""The Debian 12 packages each kind needs (``.ci/setup`` installs them all)."""
-
 NO_SERVICES_BUS = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
 <busconfig>

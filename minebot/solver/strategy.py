@@ -62,15 +62,6 @@ def _neighbours(shape: tuple[int, int], cell: Coord) -> list[Coord]:
     return list(neighbours(*shape, *cell))
 
 
-def best_safety(counts: Counts, cons: Constraints) -> tuple[float, bool]:
-    """(safety of the safest unknown cell, whether some cell is certainly safe).
-
-    A position whose unknown cells are all certain mines is won: safety 1.
-    """
-    best, _second, certain = two_best_safeties(counts, cons)
-    return best, certain
-
-
 DOMINANCE_GAP = 0.001   # safer by more than this, so rounding alone never swaps two cells
 
 

@@ -33,15 +33,6 @@ EDGE = 10
 MIN_PITCH = 12
 """Smallest cell pitch accepted, in pixels."""
 
-LINE_RATIO = 3.0
-"""A lattice line must have this many times the edge share of the cells' insides..."""
-
-LINE_SHARE = 0.3
-"""...and at least this share of the strongest line's..."""
-
-MIN_LINE = 0.1
-"""...and edges on at least this share of its length."""
-
 BAND = 2
 """Pixels either side of a lattice position where a boundary's edges may lie."""
 

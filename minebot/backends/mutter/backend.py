@@ -478,19 +478,6 @@ class MutterSession:
         self.close()
 
 
-def wait_frame_change(frames: PipeWireFrames, region: Rect, before: np.ndarray,
-                      timeout: float) -> float | None:
-    """Seconds until ``region`` of the stream differs from ``before`` (None: it did not)."""
-    start = time.monotonic()
-    seen = frames.count
-    while time.monotonic() - start < timeout:
-        f = frames.latest()
-        if not np.array_equal(f[region.top:region.bottom, region.left:region.right], before):
-            return time.monotonic() - start
-        seen = frames.wait_new(seen, max(0.0, timeout - (time.monotonic() - start)))
-    return None
-
-
 def require_inside(rect: Rect, region: Rect) -> None:
     """``region`` must lie on the monitor: frames are never padded or guessed."""
     if region.intersect(rect) != region:

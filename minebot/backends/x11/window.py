@@ -285,16 +285,6 @@ class X11:
                 best = info
         return best
 
-    def wait_window(self, timeout: float = 10.0, **match) -> WindowInfo:
-        deadline = time.monotonic() + timeout
-        while True:
-            info = self.find_window(**match)
-            if info is not None:
-                return info
-            if time.monotonic() > deadline:
-                raise DesktopError(f"no window matching {match} appeared within {timeout:.0f} s")
-            time.sleep(0.05)
-
     def dialogs_of(self, wid: int) -> list[WindowInfo]:
         """Viewable windows transient for ``wid`` (e.g. GNOME Mines' "Congratulations!").
 
