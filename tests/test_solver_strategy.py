@@ -8,7 +8,7 @@ import pytest
 
 from minebot.board import Board
 from minebot.move import Action
-from minebot.solver import Solver
+from minebot.solver import GuessKind, Solver
 from tests.test_solver_bruteforce import brute_force, random_position
 
 
@@ -48,11 +48,11 @@ def test_forced_fifty_fifty_is_recognised():
     solver = Solver(endgame_layouts=0)     # a position this small is otherwise the endgame search's
     move = solver.next_moves(board)[0]
     assert move.cell in {(0, 0), (1, 0)} and move.p_mine == 0.5
-    assert solver.last_reason.startswith("forced 50/50")
+    assert solver.last_kind is GuessKind.FORCED_FIFTY
     # With an unknown cell next to the pair that could still be opened, it is not forced.
     board = Board.parse('{"mines": 1}\n01--\n01--\n')
     solver.next_moves(board)
-    assert not solver.last_reason.startswith("forced 50/50")
+    assert solver.last_kind is not GuessKind.FORCED_FIFTY
 
 
 @pytest.mark.parametrize("preset", ["default", "strong"])

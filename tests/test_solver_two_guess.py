@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from minebot.board import neighbours
-from minebot.solver import Solver
+from minebot.solver import GuessKind, Solver
 from minebot.solver.constraints import build_constraints
 from minebot.solver.probability import CountCache, count_position
 from minebot.solver.lookahead import StepBudget
@@ -120,7 +120,7 @@ def test_close_calls_choose_the_best_two_guess_cell():
     for board, cons in _positions(5, 25):
         counts = count_position(cons)
         choice = guesser.choose(cons, counts)
-        if not choice.reason.startswith("two-guess"):
+        if choice.kind is not GuessKind.TWO_GUESS:
             continue                           # a forced 50/50, or one candidate only
         truth = Enumeration(board)
         best = max(truth.two_guess(cell) for v, cell in enumerate(cons.cells)

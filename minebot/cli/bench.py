@@ -16,7 +16,7 @@ from typing import Callable, Iterable, Iterator
 from ..errors import BadInputError, interrupt_exit_code
 from ..game.engine import EngineGame
 from ..game.layouts import load_layouts, save_layouts
-from ..game.rules import allowed_cells
+from ..rules import RULES, Rules, allowed_cells
 from ..game.ui import ui_for
 from ..levels import parse_cell, parse_size
 from ..loop import play_game
@@ -32,7 +32,7 @@ def register(sub) -> None:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--size", default="30x16", help="board size COLSxROWS (default 30x16)")
     p.add_argument("--mines", type=int, default=99, help="number of mines (default 99)")
-    p.add_argument("--rules", default="zero", choices=("zero", "safe", "preopened"),
+    p.add_argument("--rules", default=Rules.ZERO, choices=RULES,
                    help="first-click rule set (default zero)")
     p.add_argument("--game", default=None, metavar="NAME",
                    help="play by the rules of this game: gnome-mines, kmines (zero), xdemineur "
@@ -176,7 +176,7 @@ def _tasks(args) -> list[tuple]:
         from ..solver.noguess import no_guess_layouts
         from ..solver.solver import default_first_click
         start = first or default_first_click(rows, cols, args.rules)
-        if args.rules == "preopened":
+        if args.rules == Rules.PREOPENED:
             raise BadInputError("--no-guess needs a first click: use --rules zero or safe")
         if sys.stderr.isatty():
             sys.stderr.write(f"generating {args.games} no-guess boards...\n")
@@ -225,10 +225,10 @@ def _check_mines(rows: int, cols: int, mines: int, rules: str, first) -> None:
     from ..solver.solver import default_first_click
     start = first or default_first_click(rows, cols, rules)
     room = int(allowed_cells(rows, cols, rules, start).sum())
-    if rules == "preopened":           # the game opens a zero cell: at least a corner's 2x2 free
+    if rules == Rules.PREOPENED:           # the game opens a zero cell: at least a corner's 2x2 free
         room -= min(rows, 2) * min(cols, 2) - 1
     if not 0 <= mines <= room:
-        where = f"first click {start[0]},{start[1]}, " if start is not None and rules != "preopened" else ""
+        where = f"first click {start[0]},{start[1]}, " if start is not None and rules != Rules.PREOPENED else ""
         raise BadInputError(f"--mines {mines}: between 0 and {max(room, 0)} on a {cols}x{rows} board "
                             f"({where}rule {rules})")
 

@@ -9,6 +9,7 @@ import math
 from ..bignum import count_json, count_text
 from ..board import Board
 from ..errors import BadInputError
+from ..rules import RULES
 
 HELP = "solve a board file: certain cells, exact mine probabilities and the move to play"
 
@@ -33,7 +34,7 @@ def register(sub) -> None:
     p.add_argument("board", metavar="BOARD_FILE", help="board in minebot's text format")
     p.add_argument("--mines", type=int, default=None,
                    help="total number of mines (overrides the file's header)")
-    p.add_argument("--rules", default=None, choices=("zero", "safe", "preopened"),
+    p.add_argument("--rules", default=None, choices=RULES,
                    help="first-click rule set (only matters on an untouched board)")
     p.add_argument("--encoding", default="native", choices=("native", "binomial"),
                    help="backbone encoding (default native Minicard constraints)")

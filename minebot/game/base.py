@@ -11,6 +11,7 @@ from typing import Sequence
 
 from ..board import Board
 from ..move import Action, Move
+from ..rules import Rules
 
 
 class Game(ABC):
@@ -21,7 +22,7 @@ class Game(ABC):
     ``preopened``) when known, so a strategy can pick its opening.
     """
 
-    rules: str | None = None
+    rules: Rules | None = None
     first_click: tuple[int, int] | None = None
 
     @abstractmethod

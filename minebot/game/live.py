@@ -33,6 +33,7 @@ from ..board import Board, Cell
 from ..backends.backend import open_backend
 from ..backends.frames import HOVER_GRACE
 from ..backends.x11.window import Rect
+from ..rules import Rules
 from ..errors import BadInputError, NoGameError
 from ..move import Move
 from . import new_games, observing
@@ -126,7 +127,7 @@ class LiveGame(Game):
         self.drops_clicks = self.ui.paced or getattr(self.backend, "drops_clicks", False)
 
     @property
-    def rules(self) -> str:   # type: ignore[override]
+    def rules(self) -> Rules:   # type: ignore[override]
         """The rule set of the game played (where mines may lie): the ``GameUI``'s."""
         return self.ui.rules
 

@@ -28,6 +28,7 @@ from .. import games
 from ..backends.x11.keys import send_keys
 from ..backends.x11.window import X11, Rect, WindowInfo, find_game_window
 from ..board import Board, Cell, GameState
+from ..rules import Rules
 from ..errors import BadInputError
 
 if TYPE_CHECKING:   # pragma: no cover
@@ -132,8 +133,8 @@ class GameUI(ABC):
         return self.profile.window
 
     @property
-    def rules(self) -> str:
-        """The rule set of ``minebot.game.rules`` the game follows (where mines may lie)."""
+    def rules(self) -> Rules:
+        """The rule set of ``minebot.rules`` the game follows (where mines may lie)."""
         return self.profile.rules
 
     # -- finding ------------------------------------------------------------------------

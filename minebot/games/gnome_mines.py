@@ -10,6 +10,7 @@ label beside the board.
 
 from __future__ import annotations
 
+from ..rules import Rules
 from .profile import CounterKind, GameProfile, GridGeometry, GridKind, WindowMatch
 
 WINDOW = WindowMatch(title="Mines", wm_class=("gnome-mines", "org.gnome.Mines"))
@@ -20,7 +21,7 @@ PROFILE = GameProfile(
     window=WINDOW,
     grid=GridGeometry(GridKind.TILES, pitch=None, line=0, min_cols=4, min_rows=4),
     templates=("gnome-mines-default", "gnome-mines-classic", "gnome-mines-bgcolors"),
-    rules="zero",
+    rules=Rules.ZERO,
     counter=CounterKind.FLAGS_OF_TOTAL,
     ui="minebot.game.ui_gnome_mines:GnomeMinesUI",
 )

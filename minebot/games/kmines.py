@@ -9,6 +9,7 @@ the clicked cell or its 8 neighbours (``generateField``): rule set ``zero``. The
 
 from __future__ import annotations
 
+from ..rules import Rules
 from .profile import CounterKind, GameProfile, GridGeometry, GridKind, WindowMatch
 
 WINDOW = WindowMatch(wm_class="kmines")
@@ -22,7 +23,7 @@ PROFILE = GameProfile(
     window=WINDOW,
     grid=GridGeometry(GridKind.BEVELLED, pitch=None, line=0, min_cols=5, min_rows=5),
     templates=("kmines-classic", "kmines-default"),
-    rules="zero",
+    rules=Rules.ZERO,
     counter=CounterKind.STATUS_BAR,
     ui="minebot.game.ui_kmines:KMinesUI",
 )

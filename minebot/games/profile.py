@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from ..rules import Rules
+
 
 @dataclass(frozen=True)
 class WindowMatch:
@@ -96,7 +98,7 @@ class GameProfile:
     """One clone: its name, window, lattice, looks, rules and counter.
 
     ``templates``: the shipped template sets made for this game, the default look first;
-    ``rules``: a rule set of ``minebot.game.rules.RULES`` (where mines may go relative to the
+    ``rules``: a rule set of ``minebot.rules.Rules`` (where mines may go relative to the
     first click); ``ui``: how to start a new game and see a win or a loss, filled in by the
     live side (``None`` until a game has one). Kept as ``object`` here so that this module
     does not depend on the desktop layer.
@@ -107,7 +109,7 @@ class GameProfile:
     window: WindowMatch
     grid: GridGeometry
     templates: tuple[str, ...]
-    rules: str
+    rules: Rules
     counter: CounterKind
     ui: object | None = None
 

@@ -10,6 +10,7 @@ mines minus flags at the top left.
 
 from __future__ import annotations
 
+from ..rules import Rules
 from .profile import CounterKind, GameProfile, GridGeometry, GridKind, WindowMatch
 
 WINDOW = WindowMatch(wm_class="xdemineur")
@@ -20,7 +21,7 @@ PROFILE = GameProfile(
     window=WINDOW,
     grid=GridGeometry(GridKind.LINES, pitch=21, line=1, min_cols=12, min_rows=4),
     templates=("xdemineur",),
-    rules="preopened",
+    rules=Rules.PREOPENED,
     counter=CounterKind.SEVEN_SEGMENT_LEFT,
     ui="minebot.game.ui_xdemineur:XdemineurUI",
 )

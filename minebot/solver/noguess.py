@@ -16,7 +16,7 @@ from ..board import GameState
 from ..errors import MinebotError
 from ..game.engine import EngineGame
 from ..game.layouts import Layout
-from ..game.rules import place_mines
+from ..rules import place_mines
 from ..move import Action, Move
 from .analysis import analyse
 

@@ -9,25 +9,39 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 import numpy as np
 
-from ..errors import BadInputError
-
-RULES = ("zero", "safe", "preopened")
+from .errors import BadInputError
 
 
-def check_rules(rules: str) -> str:
+class Rules(StrEnum):
+    """A rule set. A ``StrEnum`` so that it is its own name wherever text is wanted: in JSON,
+    on the command line (``--rules zero``), in messages, and compared with a plain string."""
+
+    ZERO = "zero"
+    SAFE = "safe"
+    PREOPENED = "preopened"
+
+
+RULES = tuple(rules.value for rules in Rules)
+"""The rule sets' names, for command-line choices."""
+
+
+def check_rules(rules: str) -> Rules:
+    """The rule set named ``rules`` (a ``Rules`` or its name); bad input names the known ones."""
     if rules not in RULES:
         raise BadInputError(f"unknown rule set {rules!r}: expected one of {', '.join(RULES)}")
-    return rules
+    return Rules(rules)
 
 
 def allowed_cells(rows: int, cols: int, rules: str, first: tuple[int, int] | None) -> np.ndarray:
     """Boolean mask of the cells a mine may be placed on."""
     allowed = np.ones((rows, cols), dtype=bool)
-    if first is not None and rules != "preopened":
+    if first is not None and rules != Rules.PREOPENED:
         r, c = first
-        if rules == "zero":
+        if rules == Rules.ZERO:
             allowed[max(r - 1, 0) : r + 2, max(c - 1, 0) : c + 2] = False
         else:
             allowed[r, c] = False
