@@ -294,7 +294,7 @@ def test_covered_board_is_raised_and_read_again_before_clicking(live_factory, xv
 def test_inconsistent_read_stops_and_saves_the_frame(live_factory, tmp_path):
     """A reader that reports an impossible number: the bot re-reads, then stops, clicks nothing."""
     from minebot.cli.play import Session, play_session
-    from minebot.errors import InconsistentBoardError
+    from minebot.errors import InconsistentBoardError, StoppedGameError
     from minebot.solver import Solver
     from minebot.vision import Reader
 
@@ -314,8 +314,10 @@ def test_inconsistent_read_stops_and_saves_the_frame(live_factory, tmp_path):
             return reading
 
     _, game = live_factory(reader=ImpossibleReader(), frames_dir=tmp_path)
-    with pytest.raises(InconsistentBoardError, match="saved to"):
+    with pytest.raises(StoppedGameError, match="saved to") as stopped:
         play_session(game, Solver(), 1, Session(tmp_path / "games.jsonl"), "beginner")
+    assert isinstance(stopped.value.cause, InconsistentBoardError)
+    assert stopped.value.exit_code == InconsistentBoardError.exit_code
     # Only the first click (on a fresh board) was made; nothing after the impossible read.
     assert len(game.pointer.log) == 1
     assert list(tmp_path.glob("minebot-inconsistent-*.png"))

@@ -12,12 +12,21 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from ..errors import MinebotError, OutputError
 
 if TYPE_CHECKING:   # pragma: no cover
     from .x11.window import Rect
+
+
+class Button(StrEnum):
+    """A mouse button. A ``StrEnum``, so that the click log keeps its JSON (``"left"``)."""
+
+    LEFT = "left"
+    MIDDLE = "middle"
+    RIGHT = "right"
 
 
 class UnsafeClickError(MinebotError):
@@ -30,7 +39,7 @@ class Click:
 
     x: int
     y: int
-    button: str
+    button: Button
     t: float
     bounds: tuple[int, int, int, int]  # left, top, right, bottom (exclusive) allowed then
     window: tuple[int, int, int, int] | None = None  # the game window's geometry checked just before
@@ -65,13 +74,13 @@ class BasePointer:
     def _motion(self, x: int, y: int) -> None:
         raise NotImplementedError
 
-    def _press_release(self, x: int, y: int, button: str) -> None:
+    def _press_release(self, x: int, y: int, button: Button) -> None:
         raise NotImplementedError
 
     def _flush(self) -> None:
         """Until everything sent so far has reached the display server."""
 
-    def _press_release_held(self, x: int, y: int, button: str,
+    def _press_release_held(self, x: int, y: int, button: Button,
                             hold: tuple[int, Rect]) -> bool:
         """Press and release only if window ``hold[0]`` still has the geometry ``hold[1]``
         (a ``backends.x11.window.Rect``), checked and clicked as one step of the display server;
@@ -96,7 +105,7 @@ class BasePointer:
         self._motion(xi, yi)
         self._flush()
 
-    def click(self, x: float, y: float, button: str, bounds: tuple[int, int, int, int]) -> Click:
+    def click(self, x: float, y: float, button: Button, bounds: tuple[int, int, int, int]) -> Click:
         """Press and release ``button`` at (x, y), which must lie inside ``bounds``."""
         xi, yi = self._guard(x, y, bounds)
         click = Click(xi, yi, button, time.time(), tuple(int(v) for v in bounds))
@@ -107,7 +116,7 @@ class BasePointer:
         self._flush()
         return click
 
-    def click_many(self, points: list[tuple[float, float, str]],
+    def click_many(self, points: list[tuple[float, float, Button]],
                    bounds: tuple[int, int, int, int],
                    park: tuple[float, float, tuple[int, int, int, int]] | None = None,
                    check: Callable[[int], tuple[int, int, int, int] | None] | None = None,

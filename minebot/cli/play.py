@@ -22,7 +22,9 @@ from ..errors import (
     InconsistentBoardError,
     Interrupted,
     MinebotError,
+    NoGameError,
     OutputError,
+    StoppedGameError,
     UnreadableGameError,
 )
 from ..game.live import LiveGame
@@ -205,11 +207,11 @@ def play_session(game, solver, games: int, session: Session, level: str | None =
                 message = (f"game {number}: the board read from the screen breaks the rules "
                            f"({exc}); stopped without clicking further; frame saved to {saved}")
             else:
-                saved = None if "saved to" in str(exc) else game.save_frame("stopped")
+                kept = isinstance(exc, NoGameError) and exc.frame is not None
+                saved = None if kept else game.save_frame("stopped")
                 message = f"game {number}: {exc}" + (f" (last frame: {saved})" if saved else "")
             if not keep_going:
-                exc.args = (message,)
-                raise
+                raise StoppedGameError(number, exc, message) from exc
             session.stopped.append({"game": number, "result": "stopped", "reason": message})
             session.log({"game": number, "result": "stopped", "reason": message,
                          "finished_at": time.strftime("%Y-%m-%dT%H:%M:%S")})

@@ -144,8 +144,8 @@ def observe(live: ObservedGame, expect=None) -> Board:
     live.frame = frame
     saved = live.save_frame("unreadable")
     raise type(last_error)(f"{last_error} (after {reads} reads; frame saved "
-                           f"to {saved})") if isinstance(last_error, ScreenMismatchError) \
-        else NoGameError(f"could not read the board: {last_error}; frame saved to {saved}")
+                           f"to {saved})", saved) if isinstance(last_error, ScreenMismatchError) \
+        else NoGameError(f"could not read the board: {last_error}; frame saved to {saved}", saved)
 
 
 def observe_frame(live: ObservedGame, frame: np.ndarray, expect) -> Board:

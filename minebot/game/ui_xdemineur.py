@@ -24,6 +24,7 @@ from __future__ import annotations
 import time
 import numpy as np
 
+from ..backends.pointer import Button
 from ..board import Board, Cell, GameState
 from ..errors import NoGameError
 from .ui import GameHost, GameUI
@@ -131,10 +132,10 @@ class XdemineurUI(GameUI):
         box = find_smiley(frame, area)
         if box is None:
             path = live.save_frame("no-smiley")
-            raise NoGameError(f"no xdemineur smiley above the board; frame saved to {path}")
+            raise NoGameError(f"no xdemineur smiley above the board; frame saved to {path}", path)
         x0, y0, x1, y1 = box
         region = live.region
         bounds = (region.left + x0, region.top + y0, region.left + x1, region.top + y1)
         live.pointer.click(region.left + (x0 + x1 - 1) / 2, region.top + (y0 + y1 - 1) / 2,
-                           "left", bounds)
+                           Button.LEFT, bounds)
         time.sleep(0.05)

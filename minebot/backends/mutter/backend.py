@@ -36,13 +36,13 @@ import numpy as np
 
 from ...errors import DesktopError, Interrupted, NoGameError
 from ..keys import keysyms
-from ..pointer import BasePointer
+from ..pointer import BasePointer, Button
 from ..x11.window import Rect
 
 SCREENCAST = "org.gnome.Mutter.ScreenCast"
 REMOTE_DESKTOP = "org.gnome.Mutter.RemoteDesktop"
 
-BUTTONS = {"left": 0x110, "right": 0x111, "middle": 0x112}
+BUTTONS = {Button.LEFT: 0x110, Button.RIGHT: 0x111, Button.MIDDLE: 0x112}
 """Linux evdev codes (BTN_LEFT, BTN_RIGHT, BTN_MIDDLE): what NotifyPointerButton takes."""
 
 DEVICE_SETTLE = 0.3
@@ -444,7 +444,7 @@ class MutterSession:
         """Absolute pointer motion to (x, y) in stream pixels."""
         self._send(self._motion(x, y))
 
-    def click(self, x: float, y: float, button: str) -> None:
+    def click(self, x: float, y: float, button: Button) -> None:
         """Motion to (x, y), then ``button`` pressed and released, in one write."""
         code = BUTTONS[button]
         self._send(self._motion(x, y), ("NotifyPointerButton", "ib", (code, True)),
@@ -454,7 +454,7 @@ class MutterSession:
         """Relative pointer motion (as a mouse sends it; no stream needed)."""
         self._send(("NotifyPointerMotionRelative", "dd", (float(dx), float(dy))))
 
-    def button(self, button: str, pressed: bool) -> None:
+    def button(self, button: Button, pressed: bool) -> None:
         self._send(("NotifyPointerButton", "ib", (BUTTONS[button], pressed)))
 
     def keysym(self, keysym: int, pressed: bool) -> None:
@@ -590,7 +590,7 @@ class MutterPointer(BasePointer):
         self.session.move(x, y)
         self._at = (x, y)
 
-    def _press_release(self, x: int, y: int, button: str) -> None:
+    def _press_release(self, x: int, y: int, button: Button) -> None:
         self.session.click(x, y, button)
         self._at = (x, y)
 

@@ -10,8 +10,11 @@ from __future__ import annotations
 import os
 
 from ...errors import Interrupted, MinebotError
-from ..pointer import BasePointer
+from ..pointer import BasePointer, Button
 from .window import Rect, open_display, window_rect
+
+X_BUTTONS = {Button.LEFT: 1, Button.MIDDLE: 2, Button.RIGHT: 3}
+"""The X button number of each button."""
 
 
 class Pointer(BasePointer):
@@ -45,11 +48,11 @@ class Pointer(BasePointer):
         from Xlib.ext.xtest import fake_input
         fake_input(self.connection, X.MotionNotify, x=x, y=y)
 
-    def _press_release(self, x: int, y: int, button: str) -> None:
+    def _press_release(self, x: int, y: int, button: Button) -> None:
         # Exactly motion + press + release, nothing else in between.
         from Xlib import X
         from Xlib.ext.xtest import fake_input
-        code = {"left": 1, "middle": 2, "right": 3}[button]
+        code = X_BUTTONS[button]
         fake_input(self.connection, X.MotionNotify, x=x, y=y)
         fake_input(self.connection, X.ButtonPress, code)
         fake_input(self.connection, X.ButtonRelease, code)
@@ -57,7 +60,7 @@ class Pointer(BasePointer):
     def _flush(self) -> None:
         self.connection.sync()
 
-    def _press_release_held(self, x: int, y: int, button: str,
+    def _press_release_held(self, x: int, y: int, button: Button,
                             hold: tuple[int, Rect]) -> bool:
         # GrabServer, the window's geometry, the three XTest events, UngrabServer, all on this
         # one connection: while the server is grabbed no other client (the window manager, a
