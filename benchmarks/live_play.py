@@ -107,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     solver = Solver()
     with Xvfb(1920, 1080) as xvfb, launcher(args, xvfb, window) as mines:
         from minebot.game.replay import Recording
-        from minebot.game.ui import ui_for
+        from minebot.games.interfaces import ui_for
         recorder = Recording(args.record) if args.record else None
         options = ({"level": args.level} if args.game == "gnome-mines"
                    else {"ui": ui_for(args.game), "mines": mines.board[2]})

@@ -14,7 +14,7 @@ from minebot.board import Board
 from minebot.backends.frames import FrameSource
 from minebot.backends.x11.window import Rect
 from minebot.game.acting import Clicker
-from minebot.game.ui_gnome_mines import GnomeMinesUI
+from minebot.games.gnome_mines.ui import GnomeMinesUI
 from minebot.game.window_guard import WindowGuard
 from minebot.backends.pointer import BasePointer
 from minebot.move import Action, Move

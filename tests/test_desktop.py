@@ -19,7 +19,7 @@ from minebot.errors import DesktopError
 from minebot.backends.x11.window import Rect, X11
 from minebot.backends.x11.capture import Screen
 from minebot.sandbox.xvfb import Xvfb
-from minebot.games.gnome_mines import custom_mines_roundtrip
+from minebot.games.gnome_mines.profile import custom_mines_roundtrip
 
 HAVE_X = shutil.which("Xvfb") is not None and os.access("/usr/games/gnome-mines", os.X_OK)
 live = [pytest.mark.live, pytest.mark.skipif(not HAVE_X, reason="needs xvfb and gnome-mines")]

@@ -15,10 +15,10 @@ import pytest
 
 from minebot.board import Board
 from minebot.errors import BadInputError
-from minebot.game.ui import detect, ui_for
-from minebot.game.ui_gnome_mines import GnomeMinesUI
-from minebot.game.ui_kmines import KMinesUI
-from minebot.game.ui_xdemineur import XdemineurUI, find_smiley
+from minebot.games.interfaces import detect, ui_for
+from minebot.games.gnome_mines.ui import GnomeMinesUI
+from minebot.games.kmines.ui import KMinesUI
+from minebot.games.xdemineur.ui import XdemineurUI, find_smiley
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "xdemineur"
 

@@ -56,7 +56,7 @@ def play_and_check(launcher, games: int, enough=None) -> list:
     """Start ``launcher``, play ``games`` games on it with the bot, check each one; with
     ``enough`` (a test of the results so far), stop early once it holds."""
     from minebot.game.live import LiveGame
-    from minebot.game.ui import ui_for
+    from minebot.games.interfaces import ui_for
     from minebot.loop import play_game
     from minebot.solver import Solver
     from minebot.truth import misreads

@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 from minebot.board import CELL_CHARS, Board, Cell, neighbour_count  # noqa: E402
 from minebot.backends.x11.capture import Screen  # noqa: E402
 from minebot.backends.frames import FrameSource  # noqa: E402
-from minebot.games.kmines import LEVELS as KMINES_LEVELS
+from minebot.games.kmines.profile import LEVELS as KMINES_LEVELS
 from minebot.sandbox.clones import KMines, Xdemineur  # noqa: E402
 from minebot.errors import DesktopError
 from minebot.sandbox.xvfb import Xvfb  # noqa: E402

@@ -31,7 +31,7 @@ from minebot.backends.x11.capture import Screen
 from minebot.backends.frames import FrameSource
 from minebot.backends.readings import read_once
 from minebot.sandbox.mines import GnomeMines
-from minebot.games.gnome_mines import custom_mines_roundtrip
+from minebot.games.gnome_mines.profile import custom_mines_roundtrip
 from minebot.backends.x11.window import Rect
 from minebot.errors import DesktopError
 from minebot.sandbox.xvfb import Xvfb

@@ -17,7 +17,7 @@ from ..errors import BadInputError, interrupt_exit_code
 from ..game.engine import EngineGame
 from ..game.layouts import load_layouts, save_layouts
 from ..rules import RULES, Rules, allowed_cells
-from ..game.ui import ui_for
+from ..games.interfaces import ui_for
 from ..levels import parse_cell, parse_size
 from ..loop import play_game
 from ..stats import wilson

@@ -19,7 +19,7 @@ from ..backends.mutter.backend import MutterBackend
 from ..errors import BadInputError, Interrupted, MinebotError
 from ..game.live import LiveGame
 from ..game.replay import Recording
-from ..game.ui import ui_for
+from ..games.interfaces import ui_for
 from ..outputs import check_file, check_folder, write_failed
 from .bench import add_solver_option, solver_options
 from .play import Session, crops_folder, play_session

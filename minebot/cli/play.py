@@ -29,7 +29,7 @@ from ..errors import (
 )
 from ..game.live import LiveGame
 from ..game.replay import Recording
-from ..game.ui import ui_for
+from ..games.interfaces import ui_for
 from ..levels import parse_size
 from ..loop import play_game
 from ..outputs import check_file, check_folder, save_png, write_failed

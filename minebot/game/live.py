@@ -43,8 +43,9 @@ from .plan import expectation
 from .points import BoardOnScreen, park_point
 from .read_checks import ScreenMismatchError
 from .saved_frames import save_frame
-from .ui import GameUI, detect
-from .ui_gnome_mines import GnomeMinesUI
+from .ui import GameUI
+from ..games import DEFAULT
+from ..games.interfaces import detect, ui_for
 from .window_guard import WindowGuard
 
 __all__ = ["LiveGame", "ScreenMismatchError", "PACED_WMS"]
@@ -80,7 +81,7 @@ class LiveGame(Game):
         if ui is None:   # the supported game whose window is open (GNOME Mines when none is)
             ui = detect(self.x11, window_id) if use_window and self.x11 is not None else None
             known = ui is not None      # nothing recognised: the reader tries every game
-            ui = ui or GnomeMinesUI()
+            ui = ui or ui_for(DEFAULT)
         self.ui = ui
         # the game whose window is played, when it was named or recognised: a reading of
         # another game is never played on (``read_checks.game_problem``)

@@ -5,7 +5,7 @@ screen to settle) is the same for every Minesweeper; what differs is how a game 
 the desktop, how a new game starts (GNOME Mines' keyboard shortcuts and level chooser,
 xdemineur's smiley, KMines' Ctrl+N), which dialogs the game opens and how to close them, and
 what a fresh board looks like (xdemineur opens an area by itself). Each game answers these in
-its own ``GameUI`` (``ui_gnome_mines``, ``ui_xdemineur``, ``ui_kmines``); ``LiveGame`` calls
+its own ``GameUI`` (``minebot.games.NAME.ui``); ``LiveGame`` calls
 them and knows no game by name.
 
 The UI acts through the ``LiveGame`` it is given (its window, keys, captures and pointer
@@ -250,30 +250,3 @@ class GameUI(ABC):
     def resume(self, live: GameHost) -> None:
         """The board is hidden by a pause: bring the game back (default: give it focus)."""
         live.focus()
-
-
-def ui_for(profile: "GameProfile | str") -> GameUI:
-    """The ``GameUI`` of a game (a profile or its name): the profile's ``ui`` names its class as
-    ``module:Class`` (a name, so the profiles need not import the live layer)."""
-    import importlib
-    if isinstance(profile, str):
-        profile = games.get(profile)
-    if not isinstance(profile.ui, str):
-        raise BadInputError(f"minebot cannot play {profile.title} live yet")
-    module, _, cls = profile.ui.partition(":")
-    return getattr(importlib.import_module(module), cls)(profile)
-
-
-def detect(x11: "X11", window_id: int | None = None) -> GameUI | None:
-    """The ``GameUI`` of the supported game that owns ``window_id``, or (with none given) of
-    the first supported game, in registry order, with a window open; None if there is none."""
-    info = x11.info(window_id) if window_id is not None else None
-    for profile in games.PROFILES.values():
-        if not isinstance(profile.ui, str):
-            continue
-        if window_id is not None:
-            if info is not None and profile.window.matches(info.title, info.wm_class):
-                return ui_for(profile)
-        elif find_game_window(x11, profile.window) is not None:
-            return ui_for(profile)
-    return None

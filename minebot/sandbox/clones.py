@@ -13,7 +13,7 @@ import shutil
 import time
 from pathlib import Path
 
-from ..games.kmines import LEVELS as KMINES_LEVELS
+from ..games.kmines.profile import LEVELS as KMINES_LEVELS
 from .private_game import PrivateGame, check_choice, check_custom
 from .session import NO_SERVICES_BUS
 from ..errors import DesktopError

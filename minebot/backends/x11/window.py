@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from ...errors import DesktopError
-from ...games.gnome_mines import WINDOW as GNOME_MINES_WINDOW
+from ...games.gnome_mines.profile import WINDOW as GNOME_MINES_WINDOW
 from ...games.profile import WindowMatch
 
 

@@ -11,9 +11,9 @@ Facts in ``fixtures/CLONES.md``.
 
 from __future__ import annotations
 
-from ..board import Board
-from ..games.kmines import LEVELS as KMINES_LEVELS
-from .ui import GameHost, GameUI
+from ...board import Board
+from .profile import LEVELS as KMINES_LEVELS
+from ...game.ui import GameHost, GameUI
 
 
 

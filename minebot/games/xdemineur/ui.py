@@ -24,10 +24,10 @@ from __future__ import annotations
 import time
 import numpy as np
 
-from ..backends.pointer import Button
-from ..board import Board, Cell, GameState
-from ..errors import NoGameError
-from .ui import GameHost, GameUI
+from ...backends.pointer import Button
+from ...board import Board, Cell, GameState
+from ...errors import NoGameError
+from ...game.ui import GameHost, GameUI
 
 
 MIN_FACE = 12

@@ -10,8 +10,8 @@ label beside the board.
 
 from __future__ import annotations
 
-from ..rules import Rules
-from .profile import CounterKind, GameProfile, GridGeometry, GridKind, WindowMatch
+from ...rules import Rules
+from ..profile import CounterKind, GameProfile, GridGeometry, GridKind, WindowMatch
 
 WINDOW = WindowMatch(title="Mines", wm_class=("gnome-mines", "org.gnome.Mines"))
 
@@ -23,7 +23,6 @@ PROFILE = GameProfile(
     templates=("gnome-mines-default", "gnome-mines-classic", "gnome-mines-bgcolors"),
     rules=Rules.ZERO,
     counter=CounterKind.FLAGS_OF_TOTAL,
-    ui="minebot.game.ui_gnome_mines:GnomeMinesUI",
 )
 
 

@@ -9,8 +9,8 @@ the clicked cell or its 8 neighbours (``generateField``): rule set ``zero``. The
 
 from __future__ import annotations
 
-from ..rules import Rules
-from .profile import CounterKind, GameProfile, GridGeometry, GridKind, WindowMatch
+from ...rules import Rules
+from ..profile import CounterKind, GameProfile, GridGeometry, GridKind, WindowMatch
 
 WINDOW = WindowMatch(wm_class="kmines")
 
@@ -25,5 +25,4 @@ PROFILE = GameProfile(
     templates=("kmines-classic", "kmines-default"),
     rules=Rules.ZERO,
     counter=CounterKind.STATUS_BAR,
-    ui="minebot.game.ui_kmines:KMinesUI",
 )

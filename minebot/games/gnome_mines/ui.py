@@ -11,11 +11,11 @@ from __future__ import annotations
 import time
 import numpy as np
 
-from ..board import Board, GameState
-from ..errors import MinebotError, NoGameError
-from ..games.gnome_mines import custom_mines_roundtrip
-from ..levels import LEVELS
-from .ui import GameHost, GameUI, all_covered
+from ...board import Board, GameState
+from ...errors import MinebotError, NoGameError
+from .profile import custom_mines_roundtrip
+from ...levels import LEVELS
+from ...game.ui import GameHost, GameUI, all_covered
 
 
 CHOOSER_KEYS = {"beginner": "1", "intermediate": "2", "expert": "3"}
@@ -75,7 +75,7 @@ class GnomeMinesUI(GameUI):
         return live.wait_fresh()
 
     def _to_chooser(self, live: GameHost, board: Board | None) -> None:
-        from ..vision.reader import NoBoardError
+        from ...vision.reader import NoBoardError
         if board is None:
             try:
                 live.reader.read(live.grab())
@@ -99,7 +99,7 @@ class GnomeMinesUI(GameUI):
         board turning to "Paused" (or hidden by the question); only then do the keys go (to
         the question, which has the focus). Never to the level chooser: Return there would
         pick a level."""
-        from ..vision.reader import NoBoardError
+        from ...vision.reader import NoBoardError
         board = live.reading.board if live.reading is not None else None
         if board is None or board.is_over or all_covered(board) or live.frame is None:
             return
@@ -123,7 +123,7 @@ class GnomeMinesUI(GameUI):
         would go back to the level chooser) and the screen no longer shows it (the won board
         changed, or no board reads at all), press Escape, which closes that window and does
         nothing to an opened board, and wait for the board to show again."""
-        from ..vision.reader import NoBoardError, UnmatchedCellsError
+        from ...vision.reader import NoBoardError, UnmatchedCellsError
         board = live.reading.board if live.reading is not None else live.won_board
         if board is None or all_covered(board) or board.state in (GameState.LOST, GameState.PAUSED):
             return False
@@ -190,7 +190,7 @@ class GnomeMinesUI(GameUI):
     def resume(self, live: GameHost) -> None:
         """"Paused" covers the board: focus the game; if it stays paused, press Pause (a
         toggle, so only ever pressed while the screen shows the pause)."""
-        from ..vision.reader import NoBoardError
+        from ...vision.reader import NoBoardError
         live.focus()
         time.sleep(0.05)
         try:

@@ -10,8 +10,8 @@ mines minus flags at the top left.
 
 from __future__ import annotations
 
-from ..rules import Rules
-from .profile import CounterKind, GameProfile, GridGeometry, GridKind, WindowMatch
+from ...rules import Rules
+from ..profile import CounterKind, GameProfile, GridGeometry, GridKind, WindowMatch
 
 WINDOW = WindowMatch(wm_class="xdemineur")
 
@@ -23,5 +23,4 @@ PROFILE = GameProfile(
     templates=("xdemineur",),
     rules=Rules.PREOPENED,
     counter=CounterKind.SEVEN_SEGMENT_LEFT,
-    ui="minebot.game.ui_xdemineur:XdemineurUI",
 )
