@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from minebot.backends.capture import GrabbedCapture
 from minebot.backends.frames import FrameSource, same_area
 from minebot.backends.readings import read_once, readings
 from minebot.backends.x11.window import Rect
@@ -19,7 +20,7 @@ REGION = Rect(10, 5, 40, 30)
 BOARD = (10, 8, 30, 22)   # left, top, right, bottom in region pixels
 
 
-class Scripted:
+class Scripted(GrabbedCapture):
     """A ``Capture`` whose screen is the next of ``screens`` at every grab (the last repeats)."""
 
     def __init__(self, screens: list[np.ndarray]) -> None:

@@ -17,10 +17,11 @@ import cv2
 import numpy as np
 import pytest
 
+from minebot.backends.capture import GrabbedCapture
 from minebot.backends.frames import FrameSource
-from minebot.sandbox.mines import GnomeMines, wait_for_game
 from minebot.backends.x11.window import Rect
 from minebot.errors import DesktopError
+from minebot.sandbox.mines import GnomeMines, wait_for_game
 from minebot.vision import Reader
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "gnome-mines"
@@ -36,7 +37,7 @@ def private_temp(tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
 
 
-class Pictures:
+class Pictures(GrabbedCapture):
     """A capture whose frames are the given screenshots, one per grab, the last one kept."""
 
     def __init__(self, *paths: Path) -> None:

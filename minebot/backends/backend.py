@@ -18,9 +18,8 @@ from __future__ import annotations
 import os
 from typing import Protocol
 
-import numpy as np
-
 from ..errors import BadInputError, NoGameError
+from .capture import Capture
 from .mutter.backend import Bus, MutterBackend, has_mutter
 from .x11.backend import X11Backend
 from .x11.window import X11, Rect, WindowInfo
@@ -32,16 +31,6 @@ BACKENDS = {
               "ScreenCast (PipeWire), input through its RemoteDesktop API",
 }
 """Every backend, with what it covers (``MINEBOT_BACKEND=list`` prints them)."""
-
-
-class Capture(Protocol):
-    """Pixels of the game: ``grab(region)`` in screen coordinates -> BGR array (the ways are in
-    ``minebot.backends.x11.capture`` and ``mutter.MonitorCapture``; play, the overlay and the
-    recorder use them through ``minebot.backends.frames.FrameSource``)."""
-
-    def grab(self, region: Rect) -> np.ndarray: ...
-
-    def close(self) -> None: ...
 
 
 class Backend(Protocol):
@@ -58,6 +47,11 @@ class Backend(Protocol):
     name: str
     display: str
     wm: str | None
+    hover_grace: float
+    """Seconds a clicked cell may show a hovered or pressed look before its result."""
+    drops_clicks: bool
+    """Whether a click may be lost on its way (then a cell that shows no change is planned
+    again instead of stopping the game)."""
     x11: X11 | None
     lists_windows: bool
 

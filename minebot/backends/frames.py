@@ -22,6 +22,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from .capture import Capture
 from .watch import ring_box, ring_strips, ring_unchanged
 from .x11.window import Rect, WindowInfo
 
@@ -53,7 +54,7 @@ class FrameSource:
     ``settled`` waits unless told otherwise. ``close()`` closes the capture (idempotent).
     """
 
-    def __init__(self, capture, region: Rect, settle_timeout: float = SETTLE_TIMEOUT) -> None:
+    def __init__(self, capture: Capture, region: Rect, settle_timeout: float = SETTLE_TIMEOUT) -> None:
         self.capture = capture
         self.region = region
         self.settle_timeout = settle_timeout
@@ -61,18 +62,15 @@ class FrameSource:
     def follow(self, region: Rect, window: WindowInfo | None = None) -> None:
         """The game moved or was replaced: frames of ``region`` from now on (and, for a capture
         of one window, of ``window``)."""
-        follow = getattr(self.capture, "follow", None)
-        if window is not None and follow is not None:
-            follow(window)
+        if window is not None:
+            self.capture.follow(window)
         self.region = region
 
     def narrow(self, rect: Rect | None) -> None:
         """Watch only ``rect`` (screen coordinates; None: all of the region again) where the
         capture can cast less than the screen (mutter's ``focus``): fewer pixels per frame,
         so frames come sooner. Other captures always grab what is asked, so it is a no-op."""
-        focus = getattr(self.capture, "focus", None)
-        if focus is not None:
-            focus(rect)
+        self.capture.focus(rect)
 
     def grab(self) -> np.ndarray:
         """The region now, BGR."""
@@ -87,11 +85,7 @@ class FrameSource:
     def wait_next(self, timeout: float = 0.05) -> None:
         """Until the screen may have changed: a capture fed by a stream (mutter's screen cast)
         says when its next frame comes, at no cost; a grabbing one is polled every 1 ms."""
-        wait = getattr(self.capture, "wait_next", None)
-        if wait is None:
-            time.sleep(0.001)
-        else:
-            wait(timeout)
+        self.capture.wait_next(timeout)
 
     def settled(self, area: Box | None = None, *, before: np.ndarray | None = None,
                 changed: Sequence[Box] = (), transient: Callable[[np.ndarray], bool] | None = None,

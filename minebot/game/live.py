@@ -29,13 +29,14 @@ from typing import Sequence
 
 import numpy as np
 
-from ..board import Board, Cell
 from ..backends.backend import open_backend
-from ..backends.frames import HOVER_GRACE
 from ..backends.x11.window import Rect
-from ..rules import Rules
+from ..board import Board, Cell
 from ..errors import BadInputError, NoGameError
+from ..games import DEFAULT
+from ..games.interfaces import detect, ui_for
 from ..move import Move
+from ..rules import Rules
 from . import new_games, observing
 from .acting import PACED_WMS, Clicker
 from .base import Game
@@ -44,8 +45,6 @@ from .points import BoardOnScreen, park_point
 from .read_checks import ScreenMismatchError
 from .saved_frames import save_frame
 from .ui import GameUI
-from ..games import DEFAULT
-from ..games.interfaces import detect, ui_for
 from .window_guard import WindowGuard
 
 __all__ = ["LiveGame", "ScreenMismatchError", "PACED_WMS"]
@@ -122,10 +121,10 @@ class LiveGame(Game):
                                question_marks=question_marks)
         # How long a hovered/pressed look may be the click's result still to come: longer
         # where input and frames pass through a compositor's queues (mutter's D-Bus APIs).
-        self.hover_grace = getattr(self.backend, "hover_grace", HOVER_GRACE)
+        self.hover_grace = self.backend.hover_grace
         # Where a click can be dropped on its way (mutter's virtual pointer, KMines' event
         # queue), a clicked cell that shows no change is planned again instead of stopping.
-        self.drops_clicks = self.ui.paced or getattr(self.backend, "drops_clicks", False)
+        self.drops_clicks = self.ui.paced or self.backend.drops_clicks
 
     @property
     def rules(self) -> Rules:   # type: ignore[override]

@@ -37,7 +37,7 @@ import numpy as np
 from ...errors import DesktopError, Interrupted, NoGameError
 from ..keys import keysyms
 from ..pointer import BasePointer, Button
-from ..x11.window import Rect
+from ..x11.window import Rect, WindowInfo
 
 SCREENCAST = "org.gnome.Mutter.ScreenCast"
 REMOTE_DESKTOP = "org.gnome.Mutter.RemoteDesktop"
@@ -637,6 +637,9 @@ class MonitorCapture:
     def area(self) -> Rect | None:
         """The focused area (stream pixels), or None: the whole monitor."""
         return self._area.rect if self._area is not None else None
+
+    def follow(self, window: WindowInfo) -> None:
+        """No window to follow: the cast is of the whole monitor (or of ``focus``'s area)."""
 
     def focus(self, rect: Rect | None) -> None:
         """Read and act only in ``rect`` from now on (None: the whole screen again). An area

@@ -7,6 +7,7 @@ and a compositing WM's root is not the game), input is XTEST, focus is asked of 
 from __future__ import annotations
 
 from ...errors import NoGameError
+from ..frames import HOVER_GRACE
 from .capture import Screen, WindowCapture
 from .keys import send_keys
 from .pointer import Pointer
@@ -17,6 +18,8 @@ class X11Backend:
     """X11 or XWayland (``name``): window grabs, XTEST input, focus through the WM."""
 
     lists_windows = True
+    hover_grace = HOVER_GRACE
+    drops_clicks = False   # XTEST input reaches the server, in order
 
     def __init__(self, display: str | None = None, force: str | None = None) -> None:
         self.x11 = X11(display)

@@ -21,11 +21,12 @@ import os
 import numpy as np
 
 from ...errors import DesktopError, NoGameError
+from ..capture import GrabbedCapture
 from .window import Rect, WindowInfo, ensure_xauthority, open_display
 from .xshm import WindowGrabber
 
 
-class Screen:
+class Screen(GrabbedCapture):
     """``Screen(":5").grab(Rect(...)) -> (h, w, 3) uint8 BGR`` of the root window."""
 
     def __init__(self, display: str | None = None) -> None:
@@ -73,7 +74,7 @@ def _inside(region: Rect, window: Rect) -> None:
         raise NoGameError(f"the region {region} lies outside the game window {window}")
 
 
-class WindowCapture:
+class WindowCapture(GrabbedCapture):
     """Frames of one X window through XShm, asked for in screen coordinates.
 
     The window's pixels are read from its own drawable, so a frame never shows the root or
@@ -112,7 +113,7 @@ class WindowCapture:
         self.close()
 
 
-class CompositeCapture:
+class CompositeCapture(GrabbedCapture):
     """One X window's own pixmap, through the Composite extension, in screen coordinates.
 
     Why: a screen capture of the board would contain whatever lies on top (the hint overlay's

@@ -484,7 +484,8 @@ def quiet_xlib():
 def open_display(name: str | None):
     """A python-xlib connection to ``name``, quietly (see ``quiet_xlib``)."""
     from Xlib import display as xdisplay
-    from Xlib.protocol import display as protocol, event
+    from Xlib.protocol import display as protocol
+    from Xlib.protocol import event
     # python-xlib keeps the extension event table on the class, shared by every connection:
     # after one to Xvfb, a connection to an XWayland (other extensions, other event codes)
     # fails in RandR's init ("'type' object does not support item assignment"). Each

@@ -184,7 +184,7 @@ class WindowGrabber:
         img = self._image.contents
         buf = (ctypes.c_ubyte * (img.bytes_per_line * height)).from_address(self._shm.shmaddr)
         rows = np.frombuffer(buf, np.uint8).reshape(height, img.bytes_per_line // 4, 4)
-        import cv2   # dropping alpha with cvtColor is several times faster than a numpy copy
+        import cv2  # dropping alpha with cvtColor is several times faster than a numpy copy
         return cv2.cvtColor(rows[:, :width] if rows.shape[1] != width else rows, cv2.COLOR_BGRA2BGR)
 
     def _free_image(self) -> None:
