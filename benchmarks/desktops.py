@@ -39,12 +39,12 @@ def _p90(values: list[float]) -> float:
 
 def measure(kind: str, games: int) -> dict:
     from minebot.board import Cell, GameState
-    from minebot.sandbox.mines import GnomeMines
-    from minebot.sandbox.session import open_desktop
     from minebot.errors import MinebotError, NoGameError
     from minebot.game.live import LiveGame
     from minebot.loop import play_game
     from minebot.move import Action, Move
+    from minebot.sandbox.mines import GnomeMines
+    from minebot.sandbox.session import open_desktop
     from minebot.solver import Solver
     with open_desktop(kind) as desk, \
             GnomeMines(desk, level="expert", window=(1290, 760)) as mines:
@@ -85,7 +85,7 @@ def measure(kind: str, games: int) -> dict:
                 board = game.act([Move(Action.UNFLAG, cell)])
             won, played, times, turns = 0, 0, [], []
             load = [os.getloadavg()[0]]
-            for i in range(games):
+            for _ in range(games):
                 try:
                     game.new_game()
                 except NoGameError:

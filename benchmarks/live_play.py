@@ -57,8 +57,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="count the games already in OUT/games.jsonl and play --games more")
     args = ap.parse_args(argv)
 
-    from minebot.sandbox.xvfb import Xvfb
-    from minebot.sandbox.xvfb import exit_on_sigterm
+    from minebot.sandbox.xvfb import Xvfb, exit_on_sigterm
     exit_on_sigterm()
     from minebot.errors import MinebotError
     from minebot.game.live import LiveGame
@@ -151,9 +150,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def launcher(args, xvfb, window):
     """The private game to play (not started)."""
-    from minebot.sandbox.mines import GnomeMines
-    from minebot.sandbox.clones import KMines, Xdemineur
     from minebot.levels import parse_size
+    from minebot.sandbox.clones import KMines, Xdemineur
+    from minebot.sandbox.mines import GnomeMines
     if args.game == "xdemineur":
         rows, cols = parse_size(args.size)
         return Xdemineur(xvfb, cols=cols, rows=rows, mines=args.mines)
@@ -166,6 +165,7 @@ def engine_rates(args, board, wins: int, games: int) -> dict:
     """N engine games of the live size under the game's rules, against the live rate: both with
     95 % Wilson intervals and the two-sided p-value of a two-proportion z-test."""
     import math
+
     from minebot.cli.bench import game_rules, play_tasks, summarise
     from minebot.levels import LEVELS
     rules, flags = game_rules(args.game)

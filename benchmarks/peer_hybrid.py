@@ -251,7 +251,8 @@ def table(rows: list[dict]) -> str:
              "| peer only / hybrid only | guesses | peer differs | mean safety change where it differs |",
              "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        lines.append(f"| {r['category']} | {r['games']}" + (f" ({r['not_yet_replayed']} to replay)" if r["not_yet_replayed"] else "")
+        lines.append(f"| {r['category']} | {r['games']}"
+                     + (f" ({r['not_yet_replayed']} to replay)" if r["not_yet_replayed"] else "")
                      + f" | {100 * r['vs_default']:+.2f} ({100 * r['vs_default_se']:.2f}) "
                      f"| {r['default_only']} / {r['hybrid_only']} "
                      f"| {100 * r['vs_peer']:+.2f} ({100 * r['vs_peer_se']:.2f}) | {r['peer_only']} / {r['hybrid_only_vs_peer']} "

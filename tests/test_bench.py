@@ -149,7 +149,7 @@ def test_ab_bad_options_are_named(capsys):
 def test_game_rules_come_from_the_game_and_flagging_to_win_changes_no_outcome():
     """``bench --game xdemineur`` plays preopened boards that are won only once every mine is
     flagged; the solver flags the last mines itself, so every seed ends as it does without."""
-    from minebot.cli.bench import play_task, game_rules, solver_spec
+    from minebot.cli.bench import game_rules, play_task, solver_spec
     assert game_rules("xdemineur") == ("preopened", True)
     assert game_rules("kmines") == ("zero", False)
     for seed in range(15):

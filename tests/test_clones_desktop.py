@@ -7,11 +7,12 @@ from __future__ import annotations
 import os
 
 import pytest
+from test_desktop import _alive  # the same check: is any process of that group left?
 
 from minebot.errors import DesktopError
-from minebot.sandbox.xvfb import Xvfb
 from minebot.sandbox.clones import KMINES, XDEMINEUR, KMines, Xdemineur
-from test_desktop import _alive   # the same check: is any process of that group left?
+from minebot.sandbox.xvfb import Xvfb
+
 
 def test_bad_boards_are_refused_before_anything_starts():
     with pytest.raises(DesktopError, match="at least 12 columns"):

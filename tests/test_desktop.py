@@ -14,12 +14,12 @@ import time
 import numpy as np
 import pytest
 
-from minebot.sandbox.mines import MIN_WINDOW, GnomeMines
-from minebot.errors import DesktopError
-from minebot.backends.x11.window import Rect, X11
 from minebot.backends.x11.capture import Screen
-from minebot.sandbox.xvfb import Xvfb
+from minebot.backends.x11.window import X11, Rect
+from minebot.errors import DesktopError
 from minebot.games.gnome_mines.profile import custom_mines_roundtrip
+from minebot.sandbox.mines import MIN_WINDOW, GnomeMines
+from minebot.sandbox.xvfb import Xvfb
 
 HAVE_X = shutil.which("Xvfb") is not None and os.access("/usr/games/gnome-mines", os.X_OK)
 live = [pytest.mark.live, pytest.mark.skipif(not HAVE_X, reason="needs xvfb and gnome-mines")]
@@ -106,8 +106,8 @@ def test_private_game_window_focus_capture_and_clean_stop(xvfb):
 @pytest.mark.live
 @pytest.mark.skipif(not HAVE_X, reason="needs xvfb and gnome-mines")
 def test_pointer_clicks_reach_the_game_and_never_leave_bounds(xvfb):
-    from minebot.backends.x11.pointer import Pointer
     from minebot.backends.pointer import UnsafeClickError
+    from minebot.backends.x11.pointer import Pointer
     with GnomeMines(xvfb, theme="bgcolors", window=MIN_WINDOW, level="beginner") as game:
         rect = game.window.rect
         bounds = (rect.left, rect.top, rect.right, rect.bottom)

@@ -8,12 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from minebot.sandbox.session import DESKTOPS, available, open_desktop
-from minebot.errors import DesktopError
-from minebot.errors import BadInputError, NoGameError
-
 from test_desktop import _alive
+
+from minebot.errors import BadInputError, DesktopError, NoGameError
+from minebot.sandbox.session import DESKTOPS, available, open_desktop
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -17,7 +17,13 @@ from pathlib import Path
 import pytest
 
 from minebot.cli import main
-from minebot.errors import EXIT_BAD_INPUT, EXIT_INCONSISTENT, EXIT_INTERRUPTED, EXIT_TERMINATED, OutputError
+from minebot.errors import (
+    EXIT_BAD_INPUT,
+    EXIT_INCONSISTENT,
+    EXIT_INTERRUPTED,
+    EXIT_TERMINATED,
+    OutputError,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -177,6 +183,7 @@ def test_a_log_that_fails_mid_run_stops_and_keeps_the_result(tmp_path):
     """/dev/full accepts the open but not the write: the game's line is still printed, the
     run stops with an OutputError that says what is kept."""
     import io
+
     from minebot.cli.play import Session, play_session
     from minebot.errors import OutputError
     from minebot.solver import Solver
@@ -189,6 +196,7 @@ def test_a_log_that_fails_mid_run_stops_and_keeps_the_result(tmp_path):
 
 def test_a_recording_that_fails_mid_run_says_so(tmp_path):
     import numpy as np
+
     from minebot.errors import OutputError
     from minebot.game.replay import Recording
     rec = Recording(tmp_path / "rec")
@@ -314,6 +322,7 @@ def test_no_xauthority_file_is_left_behind(tmp_path, monkeypatch):
     """Without ~/.Xauthority the X libraries get an empty one, but no run leaves a file."""
     import os
     import tempfile
+
     from minebot.backends.x11.window import ensure_xauthority
     monkeypatch.delenv("XAUTHORITY", raising=False)
     monkeypatch.setenv("HOME", str(tmp_path / "home"))

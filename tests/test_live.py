@@ -73,6 +73,7 @@ def live_factory(mines_factory):
 def live_game(mines, **kw):
     """A LiveGame on ``mines``' window; frames it saves go to a temp folder, not the cwd."""
     import tempfile
+
     from minebot.game.live import LiveGame
     kw.setdefault("frames_dir", tempfile.mkdtemp(prefix="minebot-test-frames-"))
     if mines.display is None:   # a native Wayland game: no window; the backend its desktop offers
@@ -104,6 +105,7 @@ def _final_screen_wayland(game, timeout: float = 3.0):
     dims a window under its dialog and fades it back in when the dialog goes: a frame from that
     fade matches no template, so it is read again too."""
     import time
+
     from minebot.backends.mutter.backend import MutterBackend
     from minebot.errors import NoGameError
     from minebot.vision import Reader
@@ -406,7 +408,8 @@ def _wait_for_games(log: Path, proc, count: int = 1, timeout: float = 40.0) -> N
 
 
 def _buttons_up(display: str) -> bool:
-    from Xlib import X, display as xdisplay
+    from Xlib import X
+    from Xlib import display as xdisplay
     d = xdisplay.Display(display)
     try:
         mask = d.screen().root.query_pointer().mask
@@ -440,7 +443,9 @@ def test_ctrl_c_stops_at_once_and_keeps_finished_games(mines_factory, xvfb, tmp_
 
 def test_failsafe_corner_stops_the_bot(mines_factory, xvfb, tmp_path):
     import time
-    from Xlib import X, display as xdisplay
+
+    from Xlib import X
+    from Xlib import display as xdisplay
     from Xlib.ext.xtest import fake_input
     mines_factory(theme="bgcolors", window=(810, 656), level="beginner")
     proc, log = _start_cli_play(xvfb, tmp_path)

@@ -39,6 +39,7 @@ def read_again(game, reader):
     """The board on screen now, read by ``reader`` from a fresh capture; reads that fail are
     retried while the game may still show a message over the board."""
     import time
+
     from minebot.backends.x11.capture import WindowCapture
     from minebot.errors import MinebotError
     deadline = time.monotonic() + game.ui.end_popup_seconds + 1

@@ -13,10 +13,9 @@ import threading
 import time
 
 import pytest
+from test_live import live_game, map_cover, play_and_check
 
 from minebot.sandbox.session import available
-
-from test_live import live_game, map_cover, play_and_check
 
 KINDS = ["openbox", "metacity", "weston", "mutter"]
 MOVES = 30
@@ -84,10 +83,10 @@ def test_window_moved_during_batches_never_clicks_off_the_board(desktop, play, t
     """
     if desktop.kind == "weston":
         pytest.skip("weston's X window manager does not honour client move requests")
+    from minebot.backends.x11.window import X11
     from minebot.errors import MinebotError
     from minebot.loop import play_game
     from minebot.solver import Solver
-    from minebot.backends.x11.window import X11
     mines, game = play("expert", (1290, 760), click_log=str(tmp_path / "clicks.jsonl"))
     game.start()
     moves: list[tuple[float, tuple[int, int]]] = []   # (time the move showed, window origin)
@@ -195,6 +194,7 @@ def test_a_cover_kept_on_top_is_waited_for_never_clicked_through(desktop, play):
     """A window that stays on top of the board (re-raised every 10 ms, as an always-on-top
     window is) for ~1 s: the bot waits, and its first click comes after the window is gone."""
     from Xlib import X
+
     from minebot.backends.x11.window import open_display
     from minebot.move import Action, Move
     _, game = play("beginner", (810, 656))

@@ -17,11 +17,10 @@ import threading
 import time
 
 import pytest
-
-from minebot.sandbox.session import available
-
 from test_live import play_and_check
 from test_live_desktops import play  # noqa: F401  (the fixture, on this module's desktop)
+
+from minebot.sandbox.session import available
 
 pytestmark = [pytest.mark.live,
               pytest.mark.skipif(not available("gnome-wayland"),
@@ -40,7 +39,7 @@ def desktop(request):
         yield desk
 
 
-def test_the_mutter_backend_is_picked_and_sees_no_x(desktop, play):
+def test_the_mutter_backend_is_picked_and_sees_no_x(desktop, play):  # noqa: F811 - play is the fixture
     assert desktop.display is None
     _, game = play("beginner", (590, 460))
     assert game.backend.name == "mutter"
@@ -50,7 +49,7 @@ def test_the_mutter_backend_is_picked_and_sees_no_x(desktop, play):
     assert board.shape == (8, 8)
 
 
-def test_beginner_and_expert_two_themes(play):
+def test_beginner_and_expert_two_themes(play):  # noqa: F811 - play is the fixture
     from minebot.solver import Solver
     mines, game = play("beginner", (810, 656))
     results = play_and_check(game, Solver(), 2)
@@ -62,7 +61,7 @@ def test_beginner_and_expert_two_themes(play):
     assert result.final.shape == (16, 30)
 
 
-def test_a_board_that_went_away_is_never_clicked(desktop, play):
+def test_a_board_that_went_away_is_never_clicked(desktop, play):  # noqa: F811 - play is the fixture
     """No window to ask whether the game is still there: between the read and the click the
     board goes (the game is switched back to its level chooser). The ring around the board
     read no longer matches, the bot reads again, finds no board and stops without a click."""
@@ -80,7 +79,7 @@ def test_a_board_that_went_away_is_never_clicked(desktop, play):
     assert game.pointer.log == []
 
 
-def test_moving_the_mouse_stops_the_run(desktop, play):
+def test_moving_the_mouse_stops_the_run(desktop, play):  # noqa: F811 - play is the fixture
     """The fail-safe on Wayland: a second input device (another RemoteDesktop session, as a
     person's mouse) throws the pointer into the bottom-right corner and keeps it there while
     the bot plays expert games; the run stops with the fail-safe's ``Interrupted`` (exit 130),
@@ -161,8 +160,8 @@ def test_demo_on_a_private_gnome_wayland(tmp_path):
 def test_hint_says_there_is_no_overlay_and_once_works(desktop, tmp_path):
     """GNOME on Wayland lets no client draw over another: `minebot hint` says so (exit 5) and
     names what works; `hint --once --text` and `--once --png` read the game from the cast."""
-    from minebot.sandbox.mines import GnomeMines
     from minebot.errors import EXIT_UNSUPPORTED
+    from minebot.sandbox.mines import GnomeMines
     env = desktop.env()
     with GnomeMines(desktop, level="beginner", window=(810, 656)):
         run = lambda *a: subprocess.run([sys.executable, "-m", "minebot", "hint", *a], env=env,  # noqa: E731

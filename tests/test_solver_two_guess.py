@@ -13,8 +13,8 @@ import pytest
 from minebot.board import neighbours
 from minebot.solver import GuessKind, Solver
 from minebot.solver.constraints import build_constraints
-from minebot.solver.probability import CountCache, count_position
 from minebot.solver.lookahead import StepBudget
+from minebot.solver.probability import CountCache, count_position
 from minebot.solver.strategy import Guesser
 from minebot.solver.two_guess import two_guess_survival
 from tests.test_solver_bruteforce import brute_force, random_position
@@ -134,7 +134,7 @@ def test_close_calls_choose_the_best_two_guess_cell():
 def test_an_exhausted_close_call_budget_keeps_the_one_step_choice():
     plain = Guesser(CountCache(), endgame_layouts=0)
     starved = Guesser(CountCache(), endgame_layouts=0, close_margin=1.0, close_budget=1)
-    for board, cons in _positions(6, 15):
+    for _board, cons in _positions(6, 15):
         counts = count_position(cons)
         assert starved.choose(cons, counts).cell == plain.choose(cons, counts).cell
 

@@ -39,12 +39,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from minebot.board import CELL_CHARS, Board, Cell, neighbour_count  # noqa: E402
-from minebot.backends.x11.capture import Screen  # noqa: E402
 from minebot.backends.frames import FrameSource  # noqa: E402
-from minebot.games.kmines.profile import LEVELS as KMINES_LEVELS
+from minebot.backends.x11.capture import Screen  # noqa: E402
+from minebot.board import CELL_CHARS, Board, Cell, neighbour_count  # noqa: E402
+from minebot.errors import DesktopError  # noqa: E402
+from minebot.games.kmines.profile import LEVELS as KMINES_LEVELS  # noqa: E402
 from minebot.sandbox.clones import KMines, Xdemineur  # noqa: E402
-from minebot.errors import DesktopError
 from minebot.sandbox.xvfb import Xvfb  # noqa: E402
 
 SCREEN = (1280, 1024)
@@ -354,7 +354,8 @@ def write_game(out: Path, stem: str, game: Game, meta: dict, only: tuple[str, ..
                         if fr.state == "lost" else
                         "the same game's lost frame shows every mine; revealed cells never change, so each "
                         "number here is the mine count around it in that layout"),
-                 truth_checks=["logic_problems", "each cell's most similar other cell (mean absolute difference) carries the same truth code"],
+                 truth_checks=["logic_problems", "each cell's most similar other cell (mean absolute "
+                                "difference) carries the same truth code"],
                  pointer="parked off the window")
         (out / f"{name}.json").write_text(json.dumps(m, indent=1) + "\n")
         written.append(name)

@@ -26,14 +26,14 @@ from pathlib import Path
 
 import numpy as np
 
-from minebot.board import Board, Cell, GameState
-from minebot.backends.x11.capture import Screen
 from minebot.backends.frames import FrameSource
 from minebot.backends.readings import read_once
-from minebot.sandbox.mines import GnomeMines
-from minebot.games.gnome_mines.profile import custom_mines_roundtrip
+from minebot.backends.x11.capture import Screen
 from minebot.backends.x11.window import Rect
+from minebot.board import Board, Cell, GameState
 from minebot.errors import DesktopError
+from minebot.games.gnome_mines.profile import custom_mines_roundtrip
+from minebot.sandbox.mines import GnomeMines
 from minebot.sandbox.xvfb import Xvfb
 
 # bgcolors palette (RGB) from the theme's SVGs, measured on screen.
@@ -295,7 +295,7 @@ class Recorder:
         ``dense``: a board with many mines, played with guesses until much of it is open, so
         that the high numbers (5-8) show up; games lost on the way are retried.
         """
-        for attempt in range(tries):
+        for _attempt in range(tries):
             try:
                 return self._scenario(xvfb, name, rows, cols, mines, window, level,
                                       full_screen_at, dense)

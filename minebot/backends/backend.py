@@ -72,9 +72,10 @@ class Backend(Protocol):
 def open_backend(display: str | None = None, force: str | None = None,
                  env: dict | None = None) -> Backend:
     """The backend for the desktop ``env`` describes (default: this process's environment;
-    ``display``, an X display named by the caller, overrides its $DISPLAY and means X11). ``force`` or ``$MINEBOT_BACKEND`` picks one of
-    ``BACKENDS`` by name; else it is detected: mutter on Wayland (its ScreenCast API on the
-    session bus) unless a GNOME Mines X11 window is there (then XWayland), else X11/XWayland.
+    ``display``, an X display named by the caller, overrides its $DISPLAY and means X11).
+    ``force`` or ``$MINEBOT_BACKEND`` picks one of ``BACKENDS`` by name; else it is detected:
+    mutter on Wayland (its ScreenCast API on the session bus) unless a GNOME Mines X11 window
+    is there (then XWayland), else X11/XWayland.
     """
     env = dict(os.environ if env is None else env)
     force = force or os.environ.get("MINEBOT_BACKEND") or None
@@ -113,5 +114,5 @@ def _x11_game_on(display: str) -> bool:
     try:
         with X11(display) as x:
             return x.find_window() is not None
-    except Exception:
+    except Exception:  # noqa: BLE001 - any failure to ask this X server means no X11 game known there
         return False

@@ -16,10 +16,10 @@ from typing import Callable, Iterable, Iterator
 from ..errors import BadInputError, interrupt_exit_code
 from ..game.engine import EngineGame
 from ..game.layouts import load_layouts, save_layouts
-from ..rules import RULES, Rules, allowed_cells
 from ..games.interfaces import ui_for
 from ..levels import parse_cell, parse_size
 from ..loop import play_game
+from ..rules import RULES, Rules, allowed_cells
 from ..stats import wilson
 
 HELP = "benchmark the solver on the headless engine (win rate with 95% interval, timings)"
@@ -82,9 +82,9 @@ def solver_options(text: str | None) -> dict:
         from ..solver import Solver
         Solver(**options)
     except (ValueError, TypeError) as err:
-        if not text.lstrip().startswith("{"):
-            err = f"not a JSON object, nor a preset ({', '.join(sorted(PRESETS))})"
-        raise BadInputError(f"--solver {text}: {err}") from None
+        why = (str(err) if text.lstrip().startswith("{")
+               else f"not a JSON object, nor a preset ({', '.join(sorted(PRESETS))})")
+        raise BadInputError(f"--solver {text}: {why}") from None
     return options
 
 

@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     for (_, board_file), board in zip(args.example, boards):
         check_rules(board, board_file)
     by_looks = False
-    for (image, board_file), board in zip(args.example, boards):
+    for (image, _board_file), board in zip(args.example, boards):
         frame = load_image(image)
         new, found_by_looks = examples_from_frame(frame, board, source=image, profile=profile,
                                                   kept=kept)

@@ -41,7 +41,7 @@ class Game(ABC):
         """Start the next game of the same size; returns its first board."""
         raise NotImplementedError(f"{type(self).__name__} cannot start a new game")
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - a hook: most games hold nothing to release
         """Release what the game holds (windows, files). Safe to call twice."""
 
     # Conveniences over ``act``.

@@ -17,9 +17,9 @@ import numpy as np
 from ..board import Board, Cell, GameState, neighbour_count, neighbours
 from ..errors import BadInputError
 from ..move import Action, Move
+from ..rules import Rules, check_rules, place_mines
 from .base import Game
 from .layouts import Layout
-from ..rules import Rules, check_rules, place_mines
 
 _MARKS = frozenset(int(c) for c in (Cell.COVERED, Cell.FLAG, Cell.QUESTION))   # plain ints: hashed fast
 

@@ -151,7 +151,7 @@ def observe(live: ObservedGame, expect=None) -> Board:
 def observe_frame(live: ObservedGame, frame: np.ndarray, expect) -> Board:
     """Read the settled frame; on a surprise look for a dialog first, then re-read."""
     from ..vision.reader import NoBoardError, UnmatchedCellsError
-    for attempt in range(2):
+    for _attempt in range(2):
         problem = None
         try:
             reading = live.reader.read(frame)

@@ -25,8 +25,8 @@ import numpy as np
 
 from ..board import Board, GameState
 from ..errors import BadInputError, MinebotError
-from ..outputs import save_png, write_failed
 from ..move import Action, Move
+from ..outputs import save_png, write_failed
 from ..rules import Rules
 from .base import Game
 

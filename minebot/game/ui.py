@@ -28,13 +28,13 @@ from .. import games
 from ..backends.x11.keys import send_keys
 from ..backends.x11.window import X11, Rect, WindowInfo, find_game_window
 from ..board import Board, Cell, GameState
-from ..rules import Rules
 from ..errors import BadInputError
+from ..rules import Rules
 
 if TYPE_CHECKING:   # pragma: no cover
     from ..backends.backend import Backend
-    from ..games.profile import GameProfile, WindowMatch
     from ..backends.pointer import BasePointer
+    from ..games.profile import GameProfile, WindowMatch
     from ..vision.reader import Reader, Reading
 
 Box = tuple[int, int, int, int]
@@ -225,7 +225,7 @@ class GameUI(ABC):
         while boxes and time.monotonic() < deadline:
             now = live.grab()
             if now.shape != shot.shape or all(
-                    not np.array_equal(now[t:b, l:r], shot[t:b, l:r]) for l, t, r, b in boxes):
+                    not np.array_equal(now[t:b, x0:x1], shot[t:b, x0:x1]) for x0, t, x1, b in boxes):
                 break
             time.sleep(0.003)
         return True

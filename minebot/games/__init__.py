@@ -10,8 +10,8 @@ from __future__ import annotations
 from ..errors import BadInputError
 from .gnome_mines import profile as gnome_mines
 from .kmines import profile as kmines
-from .xdemineur import profile as xdemineur
 from .profile import CounterKind, GameProfile, GridGeometry, GridKind, WindowMatch
+from .xdemineur import profile as xdemineur
 
 PROFILES: dict[str, GameProfile] = {p.name: p for p in (gnome_mines.PROFILE, xdemineur.PROFILE,
                                                         kmines.PROFILE)}

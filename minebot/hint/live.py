@@ -172,7 +172,7 @@ def _pointer_cell(x, game_rect, cell_rects) -> Coord | None:
     """The board cell under the mouse pointer, if any (frame coordinates of the window)."""
     try:
         p = x.root.query_pointer()
-    except Exception:
+    except Exception:  # noqa: BLE001 - the pointer cannot be asked (window gone, server busy): no cell under it
         return None
     return cell_at(cell_rects, p.root_x - game_rect.left, p.root_y - game_rect.top)
 

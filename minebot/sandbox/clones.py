@@ -13,10 +13,10 @@ import shutil
 import time
 from pathlib import Path
 
+from ..errors import DesktopError
 from ..games.kmines.profile import LEVELS as KMINES_LEVELS
 from .private_game import PrivateGame, check_choice, check_custom
 from .session import NO_SERVICES_BUS
-from ..errors import DesktopError
 
 XDEMINEUR = "/usr/games/xdemineur"
 KMINES = "/usr/games/kmines"

@@ -269,7 +269,7 @@ def wait_for_game(frames, read: Callable[[np.ndarray], object], *, chooser: bool
             return read(frame)
         except MinebotError:
             raise
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - a frame caught mid-draw may trip the reader anywhere: not shown yet
             raise NoGameError(f"unreadable ({type(exc).__name__}: {exc})") from None
 
     last = None

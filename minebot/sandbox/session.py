@@ -348,7 +348,7 @@ class MutterDesktop(Desktop):
                 d.sync()
             finally:
                 d.close()
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - Xlib raises several unrelated types here
             raise DesktopError(f"cannot open mutter's XWayland {self.display}: {exc}") from None
         finally:
             if old is None:

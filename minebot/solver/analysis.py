@@ -14,7 +14,7 @@ import numpy as np
 from ..bignum import count_text, fraction_text
 from ..board import Board
 from ..errors import InconsistentBoardError
-from .backbone import Explainer, frontier_solver, backbone, frontier_bounds
+from .backbone import Explainer, backbone, frontier_bounds, frontier_solver
 from .constraints import Constraints, build_constraints
 from .probability import CountCache, Counts, count_position
 

@@ -24,12 +24,11 @@ from enum import Enum
 from typing import NamedTuple
 
 from ..board import neighbours
-from .backbone import frontier_solver, any_certain_safe, frontier_bounds
+from .backbone import any_certain_safe, frontier_bounds, frontier_solver
 from .constraints import Constraints, Reveal
 from .endgame import Endgame
 from .fifty_fifty import FiftyFifties
-from .lookahead import (StepBudget, evaluation_steps, revealed_position, safety_of,
-                        two_best_safeties)
+from .lookahead import StepBudget, evaluation_steps, revealed_position, safety_of, two_best_safeties
 from .probability import CountCache, Counts
 from .two_guess import rescore_close_calls
 from .unavoidable import unavoidable_fifty_fifty

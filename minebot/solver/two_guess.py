@@ -29,9 +29,8 @@ from typing import Protocol
 from ..board import neighbours
 from .backbone import any_certain_safe
 from .constraints import Constraints, Reveal
-from .probability import Counts
 from .lookahead import StepBudget, evaluation_steps, revealed_position, two_best_safeties
-from .probability import CountCache
+from .probability import CountCache, Counts
 
 Coord = tuple[int, int]
 

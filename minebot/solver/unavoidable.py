@@ -20,7 +20,7 @@ common longer one (JSMinesweeper finds the same chains by following links end to
 from __future__ import annotations
 
 from ..board import neighbours
-from .backbone import frontier_solver, frontier_bounds
+from .backbone import frontier_bounds, frontier_solver
 from .constraints import Constraints
 from .probability import Counts
 

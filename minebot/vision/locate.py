@@ -217,14 +217,14 @@ def _complete_lattice(x, y, w, h, size, size_tol=1):
             if best is not None and len(rows) * len(cols) <= best[0].size * best[2].size:
                 continue
             sel = np.flatnonzero(inside)
-            cx0 = np.zeros(len(cols), int); cx1 = np.zeros(len(cols), int)
-            ry0 = np.zeros(len(rows), int); ry1 = np.zeros(len(rows), int)
+            cx0, cx1 = np.zeros(len(cols), int), np.zeros(len(cols), int)
+            ry0, ry1 = np.zeros(len(rows), int), np.zeros(len(rows), int)
             for ci in range(len(cols)):
                 m = sel[col_of[sel] == ci]
-                cx0[ci] = int(np.median(x[m])); cx1[ci] = int(np.median(x[m] + w[m]))
+                cx0[ci], cx1[ci] = int(np.median(x[m])), int(np.median(x[m] + w[m]))
             for ri in range(len(rows)):
                 m = sel[row_of[sel] == ri]
-                ry0[ri] = int(np.median(y[m])); ry1[ri] = int(np.median(y[m] + h[m]))
+                ry0[ri], ry1[ri] = int(np.median(y[m])), int(np.median(y[m] + h[m]))
             best = (cx0, cx1, ry0, ry1)
     return best
 

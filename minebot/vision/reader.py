@@ -18,11 +18,11 @@ import cv2
 import numpy as np
 
 from .. import games
-from ..board import Board, Cell, CELL_CHARS, GameState, neighbour_count
+from ..board import CELL_CHARS, Board, Cell, GameState, neighbour_count
 from ..errors import BadInputError, NoGameError
 from ..games import CounterKind, GameProfile
-from .counter import find_counter, find_status_counter
 from .bylooks import locate_by_looks
+from .counter import find_counter, find_status_counter
 from .features import grid_patches
 from .grids import align, locate_board, touching
 from .image import as_frame, load_image

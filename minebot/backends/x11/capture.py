@@ -38,7 +38,7 @@ class Screen(GrabbedCapture):
         try:
             factory = getattr(mss, "MSS", None) or mss.mss
             self._sct = factory(display=self.display)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - mss fails with its own and OS errors alike: no capture either way
             raise DesktopError(f"cannot capture display {self.display}: {exc}") from None
         mon = self._sct.monitors[0]
         self.rect = Rect(mon["left"], mon["top"], mon["width"], mon["height"])
@@ -58,7 +58,7 @@ class Screen(GrabbedCapture):
     def close(self) -> None:
         try:
             self._sct.close()
-        except Exception:
+        except Exception:  # noqa: BLE001, S110 - the display may already be gone; nothing more to free
             pass
 
     def __enter__(self) -> "Screen":
@@ -126,7 +126,7 @@ class CompositeCapture(GrabbedCapture):
         name = display or os.environ.get("DISPLAY")
         try:
             self.d = open_display(name)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - Xlib raises several unrelated types here
             raise DesktopError(f"cannot open X display {name}: {exc}") from None
         self.window = window
         self.available = self.d.has_extension("Composite")
@@ -171,7 +171,7 @@ class CompositeCapture(GrabbedCapture):
     def close(self) -> None:
         try:
             self.d.close()   # closing the connection also ends the redirection
-        except Exception:
+        except Exception:  # noqa: BLE001, S110 - the X server may already be gone; nothing to free
             pass
 
     def __enter__(self) -> "CompositeCapture":

@@ -82,6 +82,6 @@ class Pointer(BasePointer):
         if self.connection is not None:
             try:
                 self.connection.close()
-            except Exception:   # noqa: BLE001 - the X server may already be gone; nothing to free
+            except Exception:   # noqa: BLE001, S110 - the X server may already be gone; nothing to free
                 pass
             self.connection = None

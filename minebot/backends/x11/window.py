@@ -83,7 +83,7 @@ class X11:
         self._xerror = xerror
         try:
             self.d = open_display(name)
-        except Exception as exc:  # Xlib raises several unrelated types here
+        except Exception as exc:  # noqa: BLE001 - Xlib raises several unrelated types here
             raise DesktopError(f"cannot open X display {name}: {exc}") from None
         self.root = self.d.screen().root
         self._atoms: dict[str, int] = {}
@@ -91,7 +91,7 @@ class X11:
     def close(self) -> None:
         try:
             self.d.close()
-        except Exception:
+        except Exception:  # noqa: BLE001, S110 - the X server may already be gone; nothing to free
             pass
 
     def __enter__(self) -> "X11":
@@ -247,7 +247,7 @@ class X11:
             res = randr.get_screen_resources(self.root)
             return any(randr.get_output_info(self.root, o, 0).name.startswith("XWAYLAND")
                        for o in res.outputs)
-        except Exception:
+        except Exception:  # noqa: BLE001 - no RandR, or a server that answers oddly: not XWayland as far as is known
             return False
 
     def frame_extents(self, wid: int) -> tuple[int, int, int, int]:

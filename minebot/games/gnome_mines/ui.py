@@ -9,14 +9,14 @@ so none of them can be a blind click.
 from __future__ import annotations
 
 import time
+
 import numpy as np
 
 from ...board import Board, GameState
 from ...errors import MinebotError, NoGameError
-from .profile import custom_mines_roundtrip
-from ...levels import LEVELS
 from ...game.ui import GameHost, GameUI, all_covered
-
+from ...levels import LEVELS
+from .profile import custom_mines_roundtrip
 
 CHOOSER_KEYS = {"beginner": "1", "intermediate": "2", "expert": "3"}
 

@@ -12,9 +12,8 @@ Facts in ``fixtures/CLONES.md``.
 from __future__ import annotations
 
 from ...board import Board
-from .profile import LEVELS as KMINES_LEVELS
 from ...game.ui import GameHost, GameUI
-
+from .profile import LEVELS as KMINES_LEVELS
 
 
 class KMinesUI(GameUI):

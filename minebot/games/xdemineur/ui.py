@@ -22,13 +22,13 @@ flood opens only covered cells, never flags or "?".
 from __future__ import annotations
 
 import time
+
 import numpy as np
 
 from ...backends.pointer import Button
 from ...board import Board, Cell, GameState
 from ...errors import NoGameError
 from ...game.ui import GameHost, GameUI
-
 
 MIN_FACE = 12
 """Pixels: a yellow blob narrower or lower than this is not the smiley."""
