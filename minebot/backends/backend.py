@@ -16,10 +16,11 @@ GNOME is seen and played through mutter's ScreenCast and RemoteDesktop D-Bus API
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from typing import Protocol
 
 from ..errors import BadInputError, NoGameError
-from .capture import Capture
+from .capture import Capture, ScreenCapture
 from .mutter.backend import Bus, MutterBackend, has_mutter
 from .x11.backend import X11Backend
 from .x11.window import X11, Rect, WindowInfo
@@ -60,13 +61,17 @@ class Backend(Protocol):
 
     def capture(self, window: WindowInfo) -> Capture: ...
 
-    def screen(self) -> Capture: ...
+    def screen(self) -> ScreenCapture: ...
 
     def pointer(self, log_path: str | None = None): ...
 
     def key(self, combo: str) -> None: ...
 
     def close(self) -> None: ...
+
+    def __enter__(self) -> "Backend": ...
+
+    def __exit__(self, *exc: object) -> None: ...
 
 
 def open_backend(display: str | None = None, force: str | None = None,
@@ -98,7 +103,8 @@ def open_backend(display: str | None = None, force: str | None = None,
     return X11Backend(display, force)
 
 
-def native_wayland(display: str | None = None, env: dict | None = None, game: bool = True) -> bool:
+def native_wayland(display: str | None = None, env: Mapping[str, str] | None = None,
+                   game: bool = True) -> bool:
     """Whether this is GNOME on Wayland (mutter's ScreenCast API on the session bus of a
     Wayland session) and, with ``game``, the game is not an X11 window under its XWayland:
     then only the mutter backend can see and play it. Opens nothing but a D-Bus query."""

@@ -36,6 +36,12 @@ class Capture(Protocol):
     def close(self) -> None: ...
 
 
+class ScreenCapture(Capture, Protocol):
+    """A capture of the whole screen (or monitor): ``rect`` is the screen's rectangle."""
+
+    rect: Rect
+
+
 class GrabbedCapture:
     """What a capture that grabs on demand (X11's) does for the frame source's other calls: no
     window to follow (a window capture overrides ``follow``), nothing to narrow (it grabs just

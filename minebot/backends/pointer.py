@@ -29,6 +29,12 @@ class Button(StrEnum):
     RIGHT = "right"
 
 
+def bounds_of(bounds) -> tuple[int, int, int, int]:
+    """A click's bounds (left, top, right, bottom) as plain ints, for the log."""
+    left, top, right, bottom = (int(v) for v in bounds)
+    return left, top, right, bottom
+
+
 class UnsafeClickError(MinebotError):
     """A click was asked for outside the allowed rectangle; it was not made."""
 
@@ -108,7 +114,7 @@ class BasePointer:
     def click(self, x: float, y: float, button: Button, bounds: tuple[int, int, int, int]) -> Click:
         """Press and release ``button`` at (x, y), which must lie inside ``bounds``."""
         xi, yi = self._guard(x, y, bounds)
-        click = Click(xi, yi, button, time.time(), tuple(int(v) for v in bounds))
+        click = Click(xi, yi, button, time.time(), bounds_of(bounds))
         self.log.append(click)
         self._write_log([click])
         self._fail_safe()
@@ -165,7 +171,7 @@ class BasePointer:
                         rest = None   # the window moved: no parking at the old place either
                         break
                     hold_sigint(True)
-                click = Click(xi, yi, button, time.time(), tuple(int(v) for v in bounds), window)
+                click = Click(xi, yi, button, time.time(), bounds_of(bounds), window)
                 if hold is None:
                     self._press_release(xi, yi, button)
                 elif not self._press_release_held(xi, yi, button, hold):

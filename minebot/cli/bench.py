@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 import time
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Generator, Iterable
 
 from ..errors import BadInputError, interrupt_exit_code
 from ..game.engine import EngineGame
@@ -204,7 +204,8 @@ def layout_tasks(layouts: list, rules: str, first: tuple[int, int] | None = None
             for lay in layouts]
 
 
-def play_tasks(tasks: Iterable[tuple], jobs: int, work: Callable[[tuple], tuple] = play_task) -> Iterator[tuple]:
+def play_tasks(tasks: Iterable[tuple], jobs: int,
+               work: Callable[[tuple], tuple] = play_task) -> Generator[tuple, None, None]:
     """The outcomes of ``tasks`` in task order (see ``summarise`` for their form), each played
     by ``work`` in a worker (by default one game of ``minebot bench``; other tools pass their own).
 

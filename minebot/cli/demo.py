@@ -14,6 +14,7 @@ import json
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 from ..backends.mutter.backend import MutterBackend
 from ..errors import BadInputError, Interrupted, MinebotError
@@ -76,7 +77,7 @@ def _window(text: str) -> tuple[int, int]:
     return w, h
 
 
-CLONE_BOARDS = {
+CLONE_BOARDS: dict[str, dict[str, dict[str, Any]]] = {
     "xdemineur": {"beginner": {"cols": 16, "rows": 16, "mines": 40},
                   "expert": {"cols": 30, "rows": 16, "mines": 99}},
     "kmines": {"beginner": {"level": "easy"}, "expert": {"level": "hard"}},
@@ -132,6 +133,7 @@ def run(args: argparse.Namespace) -> int:
         with ExitStack() as stack:
             virtual = args.virtual or not os.environ.get("DISPLAY")
             size = (max(1280, window[0] + 40), max(1024, window[1] + 40))
+            display: Any   # a private desktop, a private Xvfb, or the display's name
             if args.wayland:
                 desk = stack.enter_context(open_desktop("gnome-wayland", *size))
                 display = desk

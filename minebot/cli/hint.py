@@ -6,6 +6,7 @@ import argparse
 from contextlib import contextmanager
 
 from ..backends.backend import native_wayland
+from ..backends.capture import Capture
 from ..backends.frames import FrameSource
 from ..backends.mutter.backend import Bus, MutterBackend
 from ..backends.readings import read_once
@@ -165,13 +166,16 @@ def _game_frames(display):
     if game is None:
         raise NoGameError("no GNOME Mines window found (start the game, or give an IMAGE)")
     try:
-        pixels = CompositeCapture(display, game)
+        composite: CompositeCapture | None = CompositeCapture(display, game)
     except DesktopError:
-        pixels = None
-    if pixels is None or not pixels.available:
-        if pixels is not None:
-            pixels.close()
+        composite = None
+    pixels: Capture
+    if composite is None or not composite.available:
+        if composite is not None:
+            composite.close()
         pixels = Screen(display)
+    else:
+        pixels = composite
     with FrameSource(pixels, game.rect) as frames:
         yield frames
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
@@ -46,6 +46,11 @@ from .read_checks import ScreenMismatchError
 from .saved_frames import save_frame
 from .ui import GameUI
 from .window_guard import WindowGuard
+
+if TYPE_CHECKING:   # pragma: no cover
+    from ..vision.learn import Learner
+    from ..vision.reader import Reader, Reading
+    from .replay import Recording
 
 __all__ = ["LiveGame", "ScreenMismatchError", "PACED_WMS"]
 
@@ -96,21 +101,25 @@ class LiveGame(Game):
             # Built here, not by the caller: the game named or recognised in the window is the
             # only one the reader looks for (else every game's looks are tried on each locate).
             reader = Reader(templates, crops_dir=crops_dir, game=ui.profile if known else None)
-        self.reader = reader
+        self.reader: Reader = reader
         self.level, self.custom = level, custom
         self.expected_shape: tuple[int, int] | None = None   # set once a game's board is known
         self.mines_hint = mines if mines is not None else (
             ui.levels[level][2] if level else (custom[2] if custom else None))
-        self.recorder, self.learner = recorder, learner
+        self.recorder: Recording | None = recorder
+        self.learner: Learner | None = learner
         self.rereads, self.settle_timeout = rereads, settle_timeout
         self.question_marks = question_marks
         self.frames_dir = Path(frames_dir) if frames_dir else Path(".")
         self.frame: np.ndarray | None = None
-        self.reading = None
+        self.reading: Reading | None = None
         self.clicks = 0             # clicks in the current game
         self.dialogs_closed = 0
         self.frame_index: int | None = None
-        self.won_board = self.won_frame = self.won_px = None   # the last won board, its frame
+        # the last won board, its frame and where the board was in it
+        self.won_board: Board | None = None
+        self.won_frame: np.ndarray | None = None
+        self.won_px: tuple[int, int, int, int] | None = None
         self.guard = WindowGuard(self.backend, ui, window_id=window_id, use_window=use_window,
                                  cover_wait=cover_wait, settle_timeout=settle_timeout)
         self.guard.locate(self.reader.read)

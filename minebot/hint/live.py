@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from ..backends.capture import Capture
 from ..backends.frames import FrameSource
 from ..backends.readings import readings
 from ..backends.x11.capture import CompositeCapture
@@ -26,6 +27,7 @@ from ..errors import NoGameError
 from ..vision import Reader
 from .advise import advise
 from .draw import DrawOptions, cell_at, hint_layers
+from .explain import Explanation
 from .marks import Hints, no_hints
 from .overlay import HiddenOverlayCapture, ShapedOverlay, label_layers, label_origin
 
@@ -58,12 +60,13 @@ def run_overlay(display: str | None, options: LiveOptions = LiveOptions(),
         game = x.find_window()
         if game is None:
             raise NoGameError(f"no GNOME Mines window on display {x.name}")
-        pixels = CompositeCapture(display or x.name, game)
+        composite = CompositeCapture(display or x.name, game)
         overlay = ShapedOverlay(display or x.name)
         interval = options.interval
-        if not pixels.available:
+        pixels: Capture = composite
+        if not composite.available:
             # Each read must hide the marks for a moment: read less often to limit flicker.
-            pixels.close()
+            composite.close()
             pixels = HiddenOverlayCapture(display or x.name, overlay)
             interval = max(interval, 0.5)
             log("minebot hint: no Composite extension; the marks blink when the board is read")
@@ -102,7 +105,8 @@ class _Watch:
         self.solver, self.options, self.interval, self.stop, self.log = \
             solver, options, interval, stop, log
         self.closed = False
-        self.key = self.message = None
+        self.key: tuple | None = None        # what the overlay shows now
+        self.message: str | None = None
         self.last_raise = self.last_good = 0.0
 
     def before(self, n: int) -> bool:
@@ -177,7 +181,8 @@ def _pointer_cell(x, game_rect, cell_rects) -> Coord | None:
     return cell_at(cell_rects, p.root_x - game_rect.left, p.root_y - game_rect.top)
 
 
-def _advise(board, solver, options: LiveOptions, explain: Coord | None) -> tuple[Hints, object]:
+def _advise(board, solver, options: LiveOptions,
+            explain: Coord | None) -> tuple[Hints, Explanation | None]:
     if explain is not None and not (0 <= explain[0] < board.rows and 0 <= explain[1] < board.cols):
         return no_hints(board, f"cell {explain} is outside the {board.rows}x{board.cols} board"), None
     return advise(board, solver, options.mines, explain)

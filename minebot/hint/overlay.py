@@ -17,9 +17,11 @@ python-xlib is imported inside the classes: this module imports with no display.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import numpy as np
 
+from ..backends.capture import GrabbedCapture
 from ..backends.x11.capture import Screen
 from ..backends.x11.window import Rect, open_display
 from ..errors import DesktopError
@@ -89,7 +91,7 @@ class ShapedOverlay:
             raise DesktopError(f"X display {name} has no SHAPE extension: cannot draw an overlay")
         self.screen = self.d.screen()
         self.colours = dict(colours if colours is not None else {**LAYERS, **LABEL_LAYERS})
-        self._windows: dict[str, object] = {}
+        self._windows: dict[str, Any] = {}   # python-xlib windows (untyped)
         self._mapped: set[str] = set()
         self._state: dict[str, tuple] = {}
 
@@ -210,7 +212,7 @@ class ShapedOverlay:
         self.close()
 
 
-class HiddenOverlayCapture:
+class HiddenOverlayCapture(GrabbedCapture):
     """A screen capture taken with the overlay's layers unmapped for a moment (servers without
     Composite, where a capture of the board would contain our own marks): a ``Capture``."""
 

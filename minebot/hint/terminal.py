@@ -20,7 +20,7 @@ LEGEND = ("S safe   M mine   W wrong flag   F flag   g best guess   NN mine %   
           "- covered   . zero")
 
 
-def _paint(text: str, kind: str | None, colour: bool) -> str:
+def _paint(text: str, kind: Mark | None, colour: bool) -> str:
     if not colour or kind is None:
         return text
     return f"\x1b[{ANSI[kind]}m{text}\x1b[0m"
@@ -31,7 +31,7 @@ def render_text(hints: Hints, probabilities: bool = False, colour: bool = False,
     """The board grid with marks (and percentages), a legend and the summary line."""
     board = hints.board
     prob = hints.probability if hints.probability is not None else np.full(board.shape, np.nan)
-    kinds: dict[tuple[int, int], str] = {}
+    kinds: dict[tuple[int, int], Mark] = {}
     if hints.ok:
         kinds.update({c: Mark.SAFE for c in hints.safe})
         kinds.update({c: Mark.MINE for c in hints.mines})

@@ -75,7 +75,7 @@ class GnomeMines(PrivateGame):
         self.window_size = (max(window[0], MIN_WINDOW[0]), max(window[1], MIN_WINDOW[1]))
         self.question_marks, self.exe = question_marks, exe
         self.font, self.scale = font, scale
-        self.remote = None   # MutterBackend on a native Wayland desktop
+        self.remote: MutterBackend | None = None   # on a native Wayland desktop
 
     # -- files --------------------------------------------------------------------------
     @property

@@ -387,7 +387,7 @@ class GnomeWaylandDesktop(MutterDesktop):
                     "offered no Wayland socket and ScreenCast API")
         self.seat = MutterSession(self.bus, cast=False)
 
-    seat = None
+    seat: MutterSession | None = None
     """A RemoteDesktop session held for the desktop's life. Headless mutter has no input
     devices; a window that maps while the seat has no keyboard never gets keyboard focus
     (its keys would go nowhere), and one that lost its keyboard when a bot's session ended

@@ -240,7 +240,7 @@ class TemplateSet:
         return np.sqrt(np.maximum(d2, 0.0) / f.shape[1])
 
 
-_CACHE: dict[tuple[str, int], TemplateSet] = {}
+_CACHE: dict[tuple[str, int, int], TemplateSet] = {}
 
 
 @dataclass

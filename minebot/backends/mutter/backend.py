@@ -28,6 +28,7 @@ import os
 import socket
 import threading
 import time
+from collections.abc import Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,7 +38,7 @@ import numpy as np
 from ...errors import DesktopError, Interrupted, NoGameError
 from ..keys import keysyms
 from ..pointer import BasePointer, Button
-from ..x11.window import Rect, WindowInfo
+from ..x11.window import X11, Rect, WindowInfo
 
 SCREENCAST = "org.gnome.Mutter.ScreenCast"
 REMOTE_DESKTOP = "org.gnome.Mutter.RemoteDesktop"
@@ -68,7 +69,7 @@ class Bus:
     pipewire_dir: str
 
     @classmethod
-    def from_env(cls, env: dict | None = None) -> "Bus | None":
+    def from_env(cls, env: Mapping[str, str] | None = None) -> "Bus | None":
         """The session this process lives in ($DBUS_SESSION_BUS_ADDRESS, $PIPEWIRE_RUNTIME_DIR
         or $XDG_RUNTIME_DIR), or None without a session bus."""
         env = os.environ if env is None else env
@@ -736,7 +737,7 @@ class MutterBackend:
 
     name = "mutter"
     wm = "Mutter"
-    x11 = None
+    x11: X11 | None = None
     lists_windows = False
     hover_grace = 0.5
     """Seconds a clicked cell may show the hover look before its result: the motion, the

@@ -257,7 +257,8 @@ class X11:
         value = self._prop(self._window(wid), "_GTK_FRAME_EXTENTS")
         if value is None or len(value) != 4:
             return (0, 0, 0, 0)
-        return tuple(int(v) for v in value)
+        left, right, top, bottom = (int(v) for v in value)
+        return left, right, top, bottom
 
     def windows(self) -> Iterator[WindowInfo]:
         for wid in self._top_level_ids():

@@ -17,6 +17,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import threading
+from typing import Any
 
 import numpy as np
 
@@ -118,7 +119,7 @@ class WindowGrabber:
         if not self.xext.XShmQueryExtension(self._d):
             self.close()
             raise DesktopError(f"X display {display} has no MIT-SHM extension")
-        self._image = None
+        self._image: Any = None   # a ctypes pointer to an XImage once grabbed
         self._shm = _ShmInfo()
         self._size = (0, 0)
 
