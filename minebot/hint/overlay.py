@@ -23,7 +23,7 @@ import numpy as np
 
 from ..backends.capture import GrabbedCapture
 from ..backends.x11.capture import Screen
-from ..backends.x11.window import Rect, open_display
+from ..backends.x11.window import Rect, close_display, open_display
 from ..errors import DesktopError
 from .draw import LAYERS, wrap_to_width
 
@@ -199,11 +199,7 @@ class ShapedOverlay:
                 pass
         self._windows.clear()
         self._mapped.clear()
-        try:
-            self.d.sync()
-            self.d.close()
-        except Exception:  # noqa: BLE001, S110 - the X server may already be gone; nothing to free
-            pass
+        close_display(self.d, sync=True)
 
     def __enter__(self) -> "ShapedOverlay":
         return self

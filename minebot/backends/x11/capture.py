@@ -22,7 +22,7 @@ import numpy as np
 
 from ...errors import DesktopError, NoGameError
 from ..capture import GrabbedCapture
-from .window import Rect, WindowInfo, ensure_xauthority, open_display
+from .window import Rect, WindowInfo, close_display, ensure_xauthority, open_display
 from .xshm import WindowGrabber
 
 
@@ -169,10 +169,7 @@ class CompositeCapture(GrabbedCapture):
         return np.ascontiguousarray(whole[:, :, :3])
 
     def close(self) -> None:
-        try:
-            self.d.close()   # closing the connection also ends the redirection
-        except Exception:  # noqa: BLE001, S110 - the X server may already be gone; nothing to free
-            pass
+        close_display(self.d)   # closing the connection also ends the redirection
 
     def __enter__(self) -> "CompositeCapture":
         return self

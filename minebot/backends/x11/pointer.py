@@ -11,7 +11,7 @@ import os
 
 from ...errors import Interrupted, MinebotError
 from ..pointer import BasePointer, Button
-from .window import Rect, open_display, window_rect
+from .window import Rect, close_display, open_display, window_rect
 
 X_BUTTONS = {Button.LEFT: 1, Button.MIDDLE: 2, Button.RIGHT: 3}
 """The X button number of each button."""
@@ -80,8 +80,5 @@ class Pointer(BasePointer):
         """Idempotent: the click log and the X connection."""
         super().close()
         if self.connection is not None:
-            try:
-                self.connection.close()
-            except Exception:   # noqa: BLE001, S110 - the X server may already be gone; nothing to free
-                pass
+            close_display(self.connection)
             self.connection = None

@@ -89,10 +89,7 @@ class X11:
         self._atoms: dict[str, int] = {}
 
     def close(self) -> None:
-        try:
-            self.d.close()
-        except Exception:  # noqa: BLE001, S110 - the X server may already be gone; nothing to free
-            pass
+        close_display(self.d)
 
     def __enter__(self) -> "X11":
         return self
@@ -480,6 +477,17 @@ def quiet_xlib():
     ensure_xauthority()
     with contextlib.redirect_stdout(io.StringIO()):
         yield
+
+
+def close_display(d, sync: bool = False) -> None:
+    """Close a python-xlib connection (after a ``sync`` of what was sent, when asked) whose
+    server may already be gone: then there is nothing left to free, and no error to report."""
+    try:
+        if sync:
+            d.sync()
+        d.close()
+    except Exception:  # noqa: BLE001, S110 - the X server may already be gone; nothing to free
+        pass
 
 
 def open_display(name: str | None):
