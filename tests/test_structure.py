@@ -1,5 +1,6 @@
-"""The layout's two promises: no import cycle in ``minebot/`` (imports inside functions and
-under ``TYPE_CHECKING`` included), and no production module that needs the test sandbox.
+"""The layout's promises: no import cycle in ``minebot/`` (imports inside functions and under
+``TYPE_CHECKING`` included), no production module that needs the test sandbox, and no private
+name (``_name``) imported from another module.
 
 The cycle check reads the source with ``tools/import_graph.py``; it fails on a cycle, which
 ``test_a_cycle_hidden_in_a_function_is_found`` shows on a small package made for it (and run
@@ -10,6 +11,7 @@ cycles of that time: ``desktop`` with ``game``, and ``solver.strategy`` with
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import os
 import subprocess
@@ -103,3 +105,16 @@ def test_every_production_module_imports_with_the_sandbox_absent():
                          cwd=ROOT, timeout=120)
     assert out.returncode == 0, out.stderr
     assert int(out.stdout) > 80
+
+
+def test_no_private_name_is_imported_from_another_module():
+    """A ``_name`` is its module's own: another module that needs it gets a public name with a
+    docstring instead (anywhere in the source, inside functions too)."""
+    found = []
+    for path in sorted((ROOT / "minebot").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom):
+                found += [f"{path.relative_to(ROOT)}:{node.lineno}: {alias.name}"
+                          for alias in node.names
+                          if alias.name.startswith("_") and not alias.name.startswith("__")]
+    assert found == []
