@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Protocol
+from typing import Protocol, Self
 
 from ..errors import BadInputError, NoGameError
 from .capture import Capture, ScreenCapture
@@ -45,16 +45,30 @@ class Backend(Protocol):
     clients cannot list windows (``lists_windows`` False: native Wayland).
     """
 
-    name: str
-    display: str
-    wm: str | None
-    hover_grace: float
-    """Seconds a clicked cell may show a hovered or pressed look before its result."""
-    drops_clicks: bool
-    """Whether a click may be lost on its way (then a cell that shows no change is planned
-    again instead of stopping the game)."""
-    x11: X11 | None
-    lists_windows: bool
+    # Read-only (properties), so that a backend may narrow them: X11's x11 is never None.
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def display(self) -> str | None: ...
+
+    @property
+    def wm(self) -> str | None: ...
+
+    @property
+    def hover_grace(self) -> float:
+        """Seconds a clicked cell may show a hovered or pressed look before its result."""
+
+    @property
+    def drops_clicks(self) -> bool:
+        """Whether a click may be lost on its way (then a cell that shows no change is planned
+        again instead of stopping the game)."""
+
+    @property
+    def x11(self) -> X11 | None: ...
+
+    @property
+    def lists_windows(self) -> bool: ...
 
     @property
     def screen_rect(self) -> Rect: ...
@@ -69,7 +83,7 @@ class Backend(Protocol):
 
     def close(self) -> None: ...
 
-    def __enter__(self) -> "Backend": ...
+    def __enter__(self) -> Self: ...
 
     def __exit__(self, *exc: object) -> None: ...
 
