@@ -20,7 +20,7 @@ def test_every_desktop_module_imports_with_no_display():
     env = {k: v for k, v in os.environ.items()
            if k not in ("DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS")}
     code = ("import sys, minebot.sandbox.session, minebot.backends.backend, minebot.backends.x11.xshm, "
-            "minebot.backends.mutter.backend, minebot.game.live, minebot.backends.x11.pointer; "
+            "minebot.backends.mutter.backend, minebot.backends.mutter.capture, minebot.game.live, minebot.backends.x11.pointer; "
             "assert not {'gi', 'jeepney', 'pyautogui'} & set(sys.modules); print('ok')")
     out = subprocess.run([sys.executable, "-c", code], env=dict(env, PYTHONPATH=str(ROOT)),
                          capture_output=True, text=True, timeout=60)
@@ -52,7 +52,7 @@ def test_wayland_without_xwayland_is_a_clear_no_game(monkeypatch):
 
 def test_forcing_mutter_without_its_bus_is_a_clear_no_game(monkeypatch, tmp_path):
     from minebot.backends.backend import open_backend
-    from minebot.backends.mutter.backend import Bus, has_mutter
+    from minebot.backends.mutter.dbus import Bus, has_mutter
     env = {"WAYLAND_DISPLAY": "wayland-0", "XDG_RUNTIME_DIR": str(tmp_path)}
     assert Bus.from_env(env) is None and not has_mutter(None)
     with pytest.raises(NoGameError, match="no mutter ScreenCast API"):
@@ -91,7 +91,7 @@ def test_desktop_starts_and_ends_exactly_its_processes(kind):
         pids = desk.pids + ([desk.xvfb.proc.pid] if hasattr(desk, "xvfb") else [])
         assert pids and all(_alive(p) for p in pids)
         if kind in ("gnome-wayland", "gnome-shell-wayland"):   # no X server: mutter's APIs
-            from minebot.backends.mutter.backend import has_mutter
+            from minebot.backends.mutter.dbus import has_mutter
             assert desk.display is None and has_mutter(desk.bus)
         else:
             with X11(desk.display) as x:

@@ -3,7 +3,7 @@ real GNOME Shell (``gnome-shell-wayland``), the real GNOME Mines a native Waylan
 (marked live).
 
 There is no window list and no X server: the bot sees the game only through mutter's
-ScreenCast stream and plays it only through RemoteDesktop (``minebot.backends.mutter.backend``). The
+ScreenCast stream and plays it only through RemoteDesktop (``minebot.backends.mutter``). The
 final screen is read from a screen cast of the test's own; every click must lie inside the
 board read.
 """
@@ -85,7 +85,7 @@ def test_moving_the_mouse_stops_the_run(desktop, play):  # noqa: F811 - play is 
     the bot plays expert games; the run stops with the fail-safe's ``Interrupted`` (exit 130),
     every click made inside the board. (Not the top-left corner: GNOME Shell opens its
     overview there, which would leave the next test's game a thumbnail.)"""
-    from minebot.backends.mutter.backend import MutterSession
+    from minebot.backends.mutter.session import MutterSession
     from minebot.errors import EXIT_INTERRUPTED, Interrupted
     from minebot.loop import play_game
     from minebot.solver import Solver

@@ -6,7 +6,7 @@ any X window manager) and on XWayland the game is an X window: its own pixels ar
 (XShm on the window, never the root: XWayland's root reads black, and a compositing WM's
 root is not the game), input is XTEST, focus is asked of the WM. A native Wayland game under
 GNOME is seen and played through mutter's ScreenCast and RemoteDesktop D-Bus APIs
-(``minebot.backends.mutter.backend``): no window list there, the board is found on the whole screen.
+(``minebot.backends.mutter``): no window list there, the board is found on the whole screen.
 
     backend = open_backend()              # $MINEBOT_BACKEND forces one of BACKENDS
     capture = backend.capture(window)     # frames of that window, in screen coordinates
@@ -21,7 +21,8 @@ from typing import Protocol, Self
 
 from ..errors import BadInputError, NoGameError
 from .capture import Capture, ScreenCapture
-from .mutter.backend import Bus, MutterBackend, has_mutter
+from .mutter.backend import MutterBackend
+from .mutter.dbus import Bus, has_mutter
 from .x11.backend import X11Backend
 from .x11.window import X11, Rect, WindowInfo
 

@@ -8,7 +8,8 @@ from contextlib import contextmanager
 from ..backends.backend import native_wayland
 from ..backends.capture import Capture
 from ..backends.frames import FrameSource
-from ..backends.mutter.backend import Bus, MutterBackend
+from ..backends.mutter.backend import MutterBackend
+from ..backends.mutter.dbus import Bus
 from ..backends.readings import read_once
 from ..backends.x11.capture import CompositeCapture, Screen
 from ..backends.x11.window import X11

@@ -27,7 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..backends.mutter.backend import Bus, MutterSession, has_mutter, leave_overview
+from ..backends.mutter.dbus import Bus, has_mutter, leave_overview
+from ..backends.mutter.session import MutterSession
 from ..backends.x11.window import X11, open_display
 from ..errors import DesktopError
 from .xvfb import Xvfb, die_with_parent, stop_process_group
@@ -360,7 +361,7 @@ class MutterDesktop(Desktop):
 class GnomeWaylandDesktop(MutterDesktop):
     """Headless mutter with no XWayland: GNOME on Wayland as a user has it, the game a native
     Wayland client. There is no X display (``display`` is None); ``bus`` says where mutter's
-    ScreenCast/RemoteDesktop APIs and PipeWire are, for ``minebot.backends.mutter.backend``."""
+    ScreenCast/RemoteDesktop APIs and PipeWire are, for ``minebot.backends.mutter``."""
 
     kind = "gnome-wayland"
     extra_args = ("--no-x11",)

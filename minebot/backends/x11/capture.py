@@ -10,7 +10,7 @@ which is how the rest of minebot gets a frame of the game.
 - ``CompositeCapture``: one X window's own pixmap through the Composite extension: what the
   game drew even where another window (the hint overlay) lies on top of it.
 
-The GNOME-on-Wayland capture (mutter's screen cast) is ``minebot.backends.mutter.backend.MonitorCapture``.
+The GNOME-on-Wayland capture (mutter's screen cast) is ``minebot.backends.mutter.capture.MonitorCapture``.
 Every X library is imported when a capture opens: this module imports with no display.
 """
 
