@@ -77,23 +77,6 @@ def _window(text: str) -> tuple[int, int]:
     return w, h
 
 
-CLONE_BOARDS: dict[str, dict[str, dict[str, Any]]] = {
-    "xdemineur": {"beginner": {"cols": 16, "rows": 16, "mines": 40},
-                  "expert": {"cols": 30, "rows": 16, "mines": 99}},
-    "kmines": {"beginner": {"level": "easy"}, "expert": {"level": "hard"}},
-}
-"""What ``--beginner``/``--expert`` play in the other games (launcher options)."""
-
-
-def clone_for(game: str, level: str, display, window: tuple[int, int]):
-    """A private xdemineur or KMines (not started) for ``level`` of the demo."""
-    from ..sandbox.clones import KMines, Xdemineur  # the sandbox only when a demo runs
-    options = CLONE_BOARDS[game][level]
-    if game == "xdemineur":
-        return Xdemineur(display, **options)
-    return KMines(display, theme="classic", window=window, **options)
-
-
 def describe_board(launcher) -> str:
     rows, cols, mines = launcher.board
     return f"{cols}x{rows}/{mines}"
@@ -102,6 +85,7 @@ def describe_board(launcher) -> str:
 def run(args: argparse.Namespace) -> int:
     from contextlib import ExitStack
 
+    from ..sandbox.clones import demo_clone
     from ..sandbox.mines import GnomeMines  # the sandbox only when a demo runs, not with
     from ..sandbox.session import open_desktop  # every command (the CLI imports each one)
     from ..sandbox.xvfb import Xvfb
@@ -161,9 +145,11 @@ def run(args: argparse.Namespace) -> int:
                     options: dict = {"level": level, "ui": ui_for(args.game)}
                     if args.game != "gnome-mines":
                         # the clones' board size is chosen when they start: one copy per level
-                        mines = stack.enter_context(clone_for(args.game, level, display, window))
-                        print(f"demo: private {args.game} ({level}: {describe_board(mines)})", flush=True)
-                        options = {"ui": options["ui"], "mines": mines.board[2]}
+                        clone = demo_clone(args.game, level, display, window)
+                        stack.enter_context(clone)   # started, and stopped with the demo
+                        print(f"demo: private {args.game} ({level}: {describe_board(clone)})", flush=True)
+                        options = {"ui": options["ui"], "mines": clone.board[2]}
+                        mines = clone
                     options.update({"backend": _mutter(display)} if args.wayland else
                                    {"window_id": mines.window.id})
                     game = LiveGame(mines.display, crops_dir=crops,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import shutil
 import time
 from pathlib import Path
+from typing import Any
 
 from ..errors import DesktopError
 from ..games.kmines.profile import LEVELS as KMINES_LEVELS
@@ -122,3 +123,19 @@ class KMines(PrivateGame):
                     break
                 time.sleep(0.05)
         time.sleep(0.5)   # the scene is laid out again after the first show / the resize
+
+
+DEMO_BOARDS: dict[str, dict[str, dict[str, Any]]] = {
+    "xdemineur": {"beginner": {"cols": 16, "rows": 16, "mines": 40},
+                  "expert": {"cols": 30, "rows": 16, "mines": 99}},
+    "kmines": {"beginner": {"level": "easy"}, "expert": {"level": "hard"}},
+}
+"""What ``minebot demo --beginner``/``--expert`` play in each clone (launcher options)."""
+
+
+def demo_clone(game: str, level: str, display, window: tuple[int, int]) -> "Xdemineur | KMines":
+    """A private xdemineur or KMines (not started) for ``level`` of the demo."""
+    options = DEMO_BOARDS[game][level]
+    if game == "xdemineur":
+        return Xdemineur(display, **options)
+    return KMines(display, theme="classic", window=window, **options)
