@@ -20,7 +20,8 @@ from ..backends.mutter.backend import MutterBackend
 from ..errors import BadInputError, Interrupted, MinebotError
 from ..game.live import LiveGame
 from ..game.replay import Recording
-from ..games.interfaces import ui_for
+from ..games import DEFAULT
+from ..games.interfaces import UIS, ui_for
 from ..outputs import check_file, check_folder, write_failed
 from .bench import add_solver_option, solver_options
 from .play import Session, crops_folder, play_session
@@ -39,7 +40,7 @@ and game-NNN-won.png / -lost.png (each finished board). Needs the Debian package
 gnome-mines (installed by .ci/setup). With --wayland the same demo runs on a private headless
 mutter (GNOME's compositor, no XWayland) with PipeWire and WirePlumber on a private session bus,
 the game a native Wayland client.""")
-    p.add_argument("--game", default="gnome-mines", choices=("gnome-mines", "xdemineur", "kmines"),
+    p.add_argument("--game", default=DEFAULT, choices=tuple(UIS),
                    help="the game to start (default %(default)s); xdemineur plays 16x16/40 as "
                         "'beginner' and 30x16/99 as 'expert', KMines (Classic theme) Easy 9x9/10 "
                         "and Hard 30x16/99")
