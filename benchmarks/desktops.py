@@ -91,7 +91,7 @@ def measure(kind: str, games: int) -> dict:
                 except NoGameError:
                     # GNOME Mines now and then goes back to its level chooser when Play Again
                     # follows the marks of the latency phase above (no cell opened): pick the
-                    # level again (seen twice in ~10 runs, with and without issue #12's changes)
+                    # level again (seen twice in ~10 runs, with and without the native Wayland speed work)
                     game.reading = None
                     game.start()
                 t = time.monotonic()

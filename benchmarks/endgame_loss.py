@@ -1,4 +1,4 @@
-"""How many wins a solver's guesses give away near the end of the game, measured exactly (issue #14).
+"""How many wins a solver's guesses give away near the end of the game, measured exactly.
 
     python benchmarks/endgame_loss.py --boards out/peer_long/expert-zero-seed101-n1000/boards.jsonl \\
         --rules zero --games 300 --limit 1000 [--solver strong] [--out positions.jsonl]

@@ -1,4 +1,4 @@
-"""minebot's own score of the peer's guesses, where the two differ (issue #14).
+"""minebot's own score of the peer's guesses, where the two differ.
 
     python benchmarks/guess_scores.py out/peer_hybrid/expert-zero-seed101-n1000 --games 150
 

@@ -1,5 +1,5 @@
 """Rollout positions from a peer_hybrid run: in each game, the first guess of one category where
-the peer chose another cell than minebot (issue #14).
+the peer chose another cell than minebot.
 
     python benchmarks/hybrid_positions.py out/hyb-s11/expert-zero-seed102-n1000 --category middle \\
         --solver strong --out positions.jsonl

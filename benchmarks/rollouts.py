@@ -1,4 +1,4 @@
-"""Paired rollout values of candidate guesses in one position (issue #14).
+"""Paired rollout values of candidate guesses in one position.
 
     python benchmarks/rollouts.py BOARD.txt 0,29 2,29 [solver] --samples 1000 --seed 1 --jobs 2
     python benchmarks/rollouts.py --positions positions.jsonl --samples 400

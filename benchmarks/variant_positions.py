@@ -1,4 +1,4 @@
-"""The positions where a solver variant would guess another cell than the base solver (issue #14).
+"""The positions where a solver variant would guess another cell than the base solver.
 
 Game results need thousands of boards to tell two guessing rules apart, because most games are
 decided by luck and a variant changes few guesses. This tool finds the guesses that differ: it

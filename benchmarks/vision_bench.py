@@ -2,7 +2,7 @@
 
 Prints the median time to locate the grid from scratch, to read once located (the live
 player's per-frame path: re-validate the cached grid, average every tile, match all cells,
-read the counter), and the parts of that read. Targets (issue #4): locate < 50 ms, read < 10 ms.
+read the counter), and the parts of that read. Targets: locate < 50 ms, read < 10 ms.
 
     python benchmarks/vision_bench.py [--repeat N] [--image PNG]
 """

@@ -1,4 +1,4 @@
-"""Benchmarks that drive the live game use only its public API (issue #12's closing note):
+"""Benchmarks that drive the live game use only its public API:
 a private method may change with the library and silently break a benchmark nobody runs in CI."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`minebot calibrate` teaches any clone's look; the check of issue #13's "Done when": KMines'
+"""`minebot calibrate` teaches any clone's look. KMines'
 "Gardens of Danger" (green) theme, which minebot ships no set for and whose cells draw no lines
 between them, is taught from ONE screenshot and its board file, and then other screenshots of it
 (another game, and another window size) are read exactly."""

@@ -109,16 +109,21 @@ def test_calibrate_live_on_gnome_wayland(tmp_path, monkeypatch):
             GnomeMines(desktop, theme="classic", window=(810, 656), level="beginner") as game:
         session = game.remote.session
         x0, y0, x1, y1 = Reader("gnome-mines-classic").read(screen_now(desktop)).cell_rects[4, 4]
-        session.move((x0 + x1) // 2, (y0 + y1) // 2)
-        session.flush()
-        time.sleep(0.1)   # the pointer's first entry into the window: let the game see it first
-        session.button("left", True)
-        session.button("left", False)
-        session.move(5, session.rect.height - 5)   # off the board: no hover look
-        session.flush()
-        time.sleep(1.0)
-        truth = Reader("gnome-mines-classic").read(screen_now(desktop)).board.rows_text()
-        assert any(ch != "-" for row in truth for ch in row), "the click opened nothing"
+        # mutter's virtual pointer drops a click now and then (the live game plans such a
+        # cell again: ``drops_clicks``); so may this set-up, up to three tries.
+        for _ in range(3):
+            session.move((x0 + x1) // 2, (y0 + y1) // 2)
+            session.flush()
+            time.sleep(0.1)   # the pointer's first entry into the window: let the game see it
+            session.button("left", True)
+            session.button("left", False)
+            session.move(5, session.rect.height - 5)   # off the board: no hover look
+            session.flush()
+            time.sleep(1.0)
+            truth = Reader("gnome-mines-classic").read(screen_now(desktop)).board.rows_text()
+            if any(ch != "-" for row in truth for ch in row):
+                break
+        assert any(ch != "-" for row in truth for ch in row), "three clicks opened nothing"
 
         for var, value in desktop.env().items():
             monkeypatch.setenv(var, value)

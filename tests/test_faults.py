@@ -1,6 +1,6 @@
-"""Faults and bad inputs (issue #15): each gets a one-line message and a known exit code.
+"""Faults and bad inputs: each gets a one-line message and a known exit code.
 
-The table "Faults and bad inputs" in README.md lists the same cases; every row has a test here
+The table "Faults and bad inputs" in docs/architecture.md lists the same cases; every row has a test here
 (or names the test elsewhere). Commands run in a subprocess when the case is about signals or
 what reaches the terminal, in-process through ``minebot.cli.main`` otherwise.
 """

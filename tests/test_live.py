@@ -1,6 +1,6 @@
 """Live play against the real GNOME Mines under a private Xvfb (marked live).
 
-Each test asserts what the issue asks of live play: games finish, the result the bot reports
+Each test asserts what live play must do: games finish, the result the bot reports
 is what the final screen shows (read again, independently, after the game), and no click
 fell outside the board read. Safety tests move, cover and close the real window between a
 read and the clicks.

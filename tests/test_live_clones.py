@@ -1,6 +1,6 @@
 """Live play of xdemineur and KMines under a private Xvfb (marked live).
 
-What the issue asks of live play on the other games: games play to the end with no stop; every
+What live play must do on the other games: games play to the end with no stop; every
 number read during a game is what the finished game proves (``minebot.truth``: a lost game
 shows every mine, a won one flags them all); the result the bot reports is what the final
 screen shows, read again independently; no click fell outside the board read; an xdemineur

@@ -1,4 +1,4 @@
-"""A Reader that has read one game reads another game's frame (issue #12's closing note).
+"""A Reader that has read one game reads another game's frame.
 
 ``minebot play`` without ``--game`` and ``minebot hint`` keep one Reader for the whole run: it
 finds which game is shown on its first frame and then keeps to that game. When that game finds

@@ -31,7 +31,8 @@ Boards are text, one character per cell: - covered, F flag, ? question mark, 0-8
 {"rows": 16, "cols": 30, "mines": 99}. Cells are ROW,COL (0-based); sizes are COLSxROWS (30x16).
 
 exit codes: 0 ok, 1 failure, 2 bad input, 3 inconsistent board, 4 no game/board found or
-the game could not be read, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM)."""
+the game could not be read, 5 the desktop does not allow it (the hint overlay on GNOME on
+Wayland), 130 interrupted (Ctrl-C or the fail-safe), 143 terminated (SIGTERM)."""
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -53,7 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 Find the game's window (GNOME Mines, xdemineur or KMines: the first one open, or the one
 --game names), keep it focused, and play: capture the
 window, read the board, click every certain cell in one batch, wait for the screen to show
-the result, check it, repeat; guess the safest cell when nothing is certain. Every click is
+the result, check it, repeat; guess by look-ahead when nothing is certain. Every click is
 inside the board just read. With no level given it plays whatever board the window shows
 and then new games of the same size.
 
@@ -63,8 +63,8 @@ games, wins, win_rate, median_seconds, clicks, guesses. Each finished game is ap
 the --log JSONL file at once.
 
 Every output (--log, --click-log, --record, --screenshots) is checked before the first
-click. Stop at any time with Ctrl-C (exit 130), SIGTERM (143), or by moving the mouse into a
-screen corner (the X11 fail-safe): the summary of the finished games is still printed. For
+click. Stop at any time with Ctrl-C (exit 130), SIGTERM (143), or the fail-safe (on X11 the
+mouse thrown into a screen corner, on GNOME on Wayland moved away): the summary is printed. For
 a game on a private virtual display, see `minebot demo`.""")
     add_level_options(p)
     p.add_argument("--game", metavar="NAME",

@@ -10,8 +10,10 @@ stopping its process group ends every process it started.
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -39,7 +41,31 @@ LEVEL_FLAGS = {"beginner": "--small", "intermediate": "--medium", "expert": "--b
 MIN_WINDOW = (590, 460)
 """The smallest X window GNOME Mines 40.1 allows (settings 580x404)."""
 WINDOW_EXTRA = (10, 56)
-"""X window size minus the ``window-width``/``window-height`` settings (header bar, borders)."""
+"""GNOME Mines 40.1: X window size minus the ``window-width``/``window-height`` settings
+(header bar, borders). From 48 on (GTK 4, client-side decorations inside the window) the X
+window is exactly the settings' size."""
+
+
+@functools.lru_cache(maxsize=None)
+def installed_version(exe: str = GNOME_MINES) -> tuple[int, ...] | None:
+    """The version of the GNOME Mines at ``exe`` (``gnome-mines --version`` prints
+    "gnome-mines 48.1", untranslated, on 40.1 and 48+ alike), or None when it cannot tell."""
+    try:
+        out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=10,
+                             env=dict(os.environ, GSETTINGS_BACKEND="memory"))
+    except (OSError, subprocess.SubprocessError):
+        return None
+    for word in (out.stdout + " " + out.stderr).split():
+        parts = word.split(".")
+        if len(parts) >= 2 and all(p.isdigit() for p in parts):
+            return tuple(int(p) for p in parts)
+    return None
+
+
+def window_extra(exe: str = GNOME_MINES) -> tuple[int, int]:
+    """What the X window adds to the size settings for the GNOME Mines at ``exe``."""
+    version = installed_version(exe)
+    return (0, 0) if version is not None and version[0] >= 48 else WINDOW_EXTRA
 
 class GnomeMines(PrivateGame):
     """``with GnomeMines(xvfb, theme="classic", window=(810, 656), level="beginner") as g:``
@@ -85,7 +111,8 @@ class GnomeMines(PrivateGame):
 
     def settings(self) -> dict[str, str]:
         """The gsettings keys written to the private keyfile, as GVariant text."""
-        width, height = (self.window_size[0] - WINDOW_EXTRA[0], self.window_size[1] - WINDOW_EXTRA[1])
+        extra = window_extra(self.exe)
+        width, height = (self.window_size[0] - extra[0], self.window_size[1] - extra[1])
         values = {
             "theme": f"'{self.theme}'",
             "use-question-marks": "true" if self.question_marks else "false",
@@ -122,6 +149,11 @@ class GnomeMines(PrivateGame):
             "GSETTINGS_BACKEND": "keyfile",
             "GTK_USE_PORTAL": "0",
             "GTK_A11Y": "none",
+            # GTK 4 (GNOME Mines 48 and later) draws with OpenGL by default; on a virtual X
+            # server that GL output reaches the window but not the root window, so a grab of
+            # the whole screen saw it black. Cairo draws the same pixels in software, where
+            # every grab sees them. GTK 3 (40.1) ignores the variable.
+            "GSK_RENDERER": "cairo",
         })
         if self.font is not None:
             # the digits are "Monospace" text: this game alone sees ``font`` under that name
@@ -164,7 +196,11 @@ class GnomeMines(PrivateGame):
         self.remote = MutterBackend(self.xvfb.bus)
         screen = self.remote.screen()
 
+        desktop = self.xvfb if isinstance(self.xvfb, Desktop) else None
+
         def alive() -> None:
+            if desktop is not None:
+                desktop.clear_view()
             if self.proc.poll() is not None:
                 raise DesktopError(f"gnome-mines exited at start (code {self.proc.returncode}); "
                                    f"log: {self.log_tail()}")

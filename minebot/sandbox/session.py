@@ -61,6 +61,24 @@ def _spawn(argv: list[str], env: dict, log: Path, cwd: Path) -> subprocess.Popen
                                 preexec_fn=die_with_parent)
 
 
+def ensure_x11_socket_dir() -> None:
+    """Create ``/tmp/.X11-unix`` (sticky, world-writable) when it is missing.
+
+    Xvfb creates it itself, but weston and mutter start Xwayland only after binding its socket
+    there, and fail ("failed to bind to /tmp/.X11-unix/X0") on a machine where no X server has
+    run since boot: a fresh install, a container, a pristine Debian root.
+    """
+    path = Path("/tmp/.X11-unix")
+    if not path.is_dir():
+        try:
+            path.mkdir(mode=0o1777)
+            os.chmod(path, 0o1777)   # mkdir's mode is masked by the umask
+        except FileExistsError:
+            pass
+        except OSError as exc:
+            raise DesktopError(f"cannot create {path} for Xwayland's socket: {exc.strerror}") from None
+
+
 def _tail(path: Path, size: int = 400) -> str:
     return path.read_bytes()[-size:].decode(errors="replace").strip() if path.exists() else ""
 
@@ -70,6 +88,10 @@ class Desktop:
     programs, ``start()``/``stop()`` (idempotent) and a context manager."""
 
     kind = "?"
+
+    def clear_view(self) -> None:
+        """Close whatever the desktop shows over its windows (GNOME Shell's overview), so a
+        game that maps is seen as a window and not as a thumbnail; nothing to do elsewhere."""
 
     def __init__(self, width: int = 1600, height: int = 1024, timeout: float = 15.0) -> None:
         self.width, self.height, self.timeout = width, height, timeout
@@ -217,6 +239,7 @@ class WestonDesktop(Desktop):
     def start(self) -> "WestonDesktop":
         exe = self._need("weston", "weston")
         self._need("Xwayland", "xwayland")
+        ensure_x11_socket_dir()
         home = self._home()
         runtime = home / "runtime"
         runtime.mkdir(mode=0o700)
@@ -278,6 +301,8 @@ class MutterDesktop(Desktop):
                          ("wireplumber", "wireplumber"), ("dbus-daemon", "dbus"),
                          *self.needs):
             self._need(exe, pkg)
+        if "--no-x11" not in self.extra_args:
+            ensure_x11_socket_dir()
         home = self._home()
         (home / "runtime").mkdir(mode=0o700)
         (home / "dbus.conf").write_text(NO_SERVICES_BUS)
@@ -422,7 +447,15 @@ class GnomeShellWaylandDesktop(GnomeWaylandDesktop):
         start (a user's login ends on the desktop too): a window mapped in the overview shows
         only as a thumbnail there."""
         super()._await_ready(log)
-        self._await(log, lambda: leave_overview(self.bus), "did not leave its overview")
+        self._await(log, self._overview_closed, "did not leave its overview")
+
+    def _overview_closed(self) -> bool:
+        return leave_overview(self.bus)
+
+    def clear_view(self) -> None:
+        """GNOME Shell 48 opens its overview again after start-up (seen with the previous
+        game's window gone): a game mapped then is only a thumbnail. Asked to close it."""
+        self._overview_closed()
 
 
 def open_desktop(kind: str, width: int = 1600, height: int = 1024) -> Desktop:

@@ -49,10 +49,10 @@ def evaluation_steps(nxt: Constraints, counts: Counts) -> int:
 
     Counted, not timed, so a guess depends only on the position: the same on a loaded or an
     idle machine, in a live run and in its replay. About 0.025 ms of CPU per step on the
-    project's machines (session 15), so the default's budget (``DEFAULT_GUESSING``, 20000 steps)
+    project's machines (measured at f2310d7), so the default's budget (``DEFAULT_GUESSING``, 20000 steps)
     bounds one guess's look-ahead at about half a second. Most guesses need far less: the
     pruning by safety stops early, and on expert the slowest 1% of all moves stay under the
-    default's 100 ms target (benchmarks/README.md, "Session 15").
+    default's 100 ms target (benchmarks/README.md, "Solver speed").
     """
     return nxt.frontier_size + sum(cc.work for cc in counts.components) // 4
 

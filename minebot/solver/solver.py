@@ -123,21 +123,21 @@ class Solver:
 # scoring (0.8/0.2 blend with the second safest cell next, also after a certain cell; its 50/50
 # influence and pseudo-50/50; dead cells last) with a look-ahead budget large enough to score
 # every candidate (20000 steps), and two background cells next to the frontier among the
-# candidates. Session 15 measured the scoring and budget on the issue #14 boards: +0.57 pp (se
-# 0.14) over session 14's default on expert zero (which had none of these and 1200 steps); session
-# 16 the two background cells: +0.56 pp (se 0.26) on expert safe, where a corner start often
-# leaves a lone number and the next guesses are off the frontier, level elsewhere. All within the
-# default's speed targets (expert: mean < 150 ms a game, p99 < 100 ms a move; strong's 6 cells
-# come too close to the p99). See benchmarks/README.md, "Session 15" and "Session 16".
+# candidates. On the peer's 20,000 boards per setting the scoring and budget gave +0.57 pp (se
+# 0.14) on expert zero over the plain look-ahead with 1200 steps (labels cheap-b20k against
+# default-s14); the two background cells +0.56 pp (se 0.26) on expert safe, where a corner start
+# leaves a lone number and the next guesses are off the frontier, level elsewhere (def15-edge2
+# against cheap-b20k). All within the default's speed targets (expert: mean < 150 ms a game, p99
+# < 100 ms a move; strong's 6 cells come too close to the p99). See docs/solver.md.
 DEFAULT_GUESSING: dict = {"blend_certain": True, "defer_dead": True, "edge_background": 2, "fifty_weight": 0.9,
                           "pseudo_fifty": True, "second_weight": 0.2, "step_budget": 20000}
 
 # Named settings: ``Solver(**PRESETS[name])``, ``minebot bench --solver NAME``. "strong" trades
 # time for strength on top of the default: up to 16 candidates within 0.1 of the safest (the
 # peer's wider list), background cells next to the frontier, and the exhaustive endgame search
-# up to 1000 layouts. Its history: session 9's budget (+0.6 pp on expert zero, before the default
-# had it), session 11's blend after a certain cell (+0.15 pp, se 0.07), session 13's
-# unavoidable 50/50s (benchmarks/README.md). It has no speed target.
+# up to 1000 layouts. It is level with the peer on every setting and +0.17 pp (se 0.13) above
+# the default on expert safe (labels strong-unav-eg, def15-edge2; benchmarks/README.md, "Solver
+# strength against the peer"). It has no speed target.
 PRESETS: dict[str, dict] = {
     "strong": {**DEFAULT_GUESSING, "margin": 0.1, "candidates": 16, "edge_background": 6,
                "endgame_layouts": 1000, "endgame_budget": 20000},

@@ -143,7 +143,7 @@ class Guesser:
         self.background_reps = background_reps
         # Background cells two steps from a number, next to the frontier: the number they show
         # also counts frontier cells, so they can resolve the frontier where a far corner only
-        # hopes for a 0 (the peer looks at such cells; issue #14's hybrid runs found its
+        # hopes for a 0 (the peer looks at such cells; the hybrid runs of peer_hybrid.py found its
         # off-frontier guesses better than minebot's). Up to this many are looked at besides
         # the representatives; 0 (the default) leaves them out.
         if edge_background < 0:
