@@ -451,7 +451,7 @@ def find_game_window(x11: X11, match: WindowMatch) -> WindowInfo | None:
 def window_rect(display, wid: int) -> Rect | None:
     """Window ``wid``'s absolute geometry on an open python-xlib ``display``, or None if it is
     gone or unmapped. A function of the connection, because a click checked under a server
-    grab (``input.Pointer``) must ask on its own connection: any other would wait for the
+    grab (``x11.pointer.Pointer``) must ask on its own connection: any other would wait for the
     grab to end."""
     from Xlib import X
     from Xlib.error import XError
