@@ -118,3 +118,23 @@ def test_no_private_name_is_imported_from_another_module():
                           for alias in node.names
                           if alias.name.startswith("_") and not alias.name.startswith("__")]
     assert found == []
+
+
+def test_every_game_folder_is_in_both_registries():
+    """A game is a folder of ``minebot/games/`` with its ``profile`` and its ``ui``: its profile
+    is in ``games.PROFILES`` and its ``GameUI`` in ``games.interfaces.UIS``, and nothing else
+    is listed there."""
+    from minebot import games
+    from minebot.game.ui import GameUI
+    from minebot.games.interfaces import UIS
+    folders = sorted(p.name for p in (ROOT / "minebot" / "games").iterdir()
+                     if (p / "__init__.py").is_file())
+    profiles, uis = [], []
+    for folder in folders:
+        profiles.append(importlib.import_module(f"minebot.games.{folder}.profile").PROFILE)
+        module = importlib.import_module(f"minebot.games.{folder}.ui")
+        uis += [cls for cls in vars(module).values() if isinstance(cls, type)
+                and issubclass(cls, GameUI) and cls is not GameUI and cls.__module__ == module.__name__]
+    assert sorted(p.name for p in profiles) == sorted(games.PROFILES)
+    assert all(games.PROFILES[p.name] is p for p in profiles)
+    assert sorted(uis, key=lambda c: c.game) == sorted(UIS.values(), key=lambda c: c.game)
