@@ -66,7 +66,7 @@ def _options(text: str, flag: str) -> str:
         from minebot.solver import Solver
         Solver(**opts)
     except (ValueError, TypeError) as err:
-        raise SystemExit(f"ab_solver: {flag} {text!r}: {err}")
+        raise SystemExit(f"ab_solver: {flag} {text!r}: {err}") from None
     return json.dumps(opts)
 
 

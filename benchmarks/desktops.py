@@ -2,7 +2,7 @@
 
     python benchmarks/desktops.py --desktops openbox metacity weston xvfb --games 10
 
-For each desktop (``minebot.desktop.session``: a private display, window manager or Wayland
+For each desktop (``minebot.sandbox.session``: a private display, window manager or Wayland
 compositor, all ended by PID) it starts GNOME Mines at expert (1290x760 window) and measures,
 through the same backend ``minebot play`` uses:
 
@@ -39,17 +39,17 @@ def _p90(values: list[float]) -> float:
 
 def measure(kind: str, games: int) -> dict:
     from minebot.board import Cell, GameState
-    from minebot.desktop import GnomeMines
-    from minebot.desktop.session import open_desktop
     from minebot.errors import MinebotError, NoGameError
     from minebot.game.live import LiveGame
     from minebot.loop import play_game
     from minebot.move import Action, Move
+    from minebot.sandbox.mines import GnomeMines
+    from minebot.sandbox.session import open_desktop
     from minebot.solver import Solver
     with open_desktop(kind) as desk, \
             GnomeMines(desk, level="expert", window=(1290, 760)) as mines:
         if desk.display is None:   # native Wayland: the bot's own mutter session, no window
-            from minebot.desktop.mutter import MutterBackend
+            from minebot.backends.mutter.backend import MutterBackend
             where = {"backend": MutterBackend(desk.bus)}
         else:
             where = {"window_id": mines.window.id}
@@ -85,7 +85,7 @@ def measure(kind: str, games: int) -> dict:
                 board = game.act([Move(Action.UNFLAG, cell)])
             won, played, times, turns = 0, 0, [], []
             load = [os.getloadavg()[0]]
-            for i in range(games):
+            for _ in range(games):
                 try:
                     game.new_game()
                 except NoGameError:

@@ -23,11 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from minebot.desktop import GnomeMines  # noqa: E402
-from minebot.desktop.session import DESKTOPS, open_desktop  # noqa: E402
 from minebot.errors import MinebotError  # noqa: E402
 from minebot.game.live import LiveGame  # noqa: E402
 from minebot.loop import play_game  # noqa: E402
+from minebot.sandbox.mines import GnomeMines  # noqa: E402
+from minebot.sandbox.session import DESKTOPS, open_desktop  # noqa: E402
 from minebot.solver import Solver  # noqa: E402
 from minebot.truth import misreads  # noqa: E402
 

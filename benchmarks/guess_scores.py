@@ -17,7 +17,6 @@ only; a table by phase and the peer's kind.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import defaultdict
 from pathlib import Path

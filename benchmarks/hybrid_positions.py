@@ -90,10 +90,11 @@ def position(layout, rules: str, options: dict, row: dict, k: int, where: str) -
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    from minebot.cli.bench import solver_options
-    from minebot.game.layouts import load_layouts
     from peer_compare import SETTINGS
     from peer_hybrid import check_category, first_differing, read_rows
+
+    from minebot.cli.bench import solver_options
+    from minebot.game.layouts import load_layouts
     run = Path(args.run)
     written = 0
     try:

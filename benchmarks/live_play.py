@@ -19,7 +19,7 @@ both rates with 95 % Wilson intervals and the two-sided p-value of their differe
 
 xdemineur (``--size COLSxROWS --mines N``, Debian package ``xdemineur``) and KMines
 (``--level easy|medium|hard``, Classic theme, package ``kmines``) are started privately by
-``minebot.desktop.clones``; their board size is fixed when they start.
+``minebot.sandbox.clones``; their board size is fixed when they start.
 """
 
 from __future__ import annotations
@@ -57,8 +57,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="count the games already in OUT/games.jsonl and play --games more")
     args = ap.parse_args(argv)
 
-    from minebot.desktop import Xvfb
-    from minebot.desktop.xvfb import exit_on_sigterm
+    from minebot.sandbox.xvfb import Xvfb, exit_on_sigterm
     exit_on_sigterm()
     from minebot.errors import MinebotError
     from minebot.game.live import LiveGame
@@ -107,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     solver = Solver()
     with Xvfb(1920, 1080) as xvfb, launcher(args, xvfb, window) as mines:
         from minebot.game.replay import Recording
-        from minebot.game.ui import ui_for
+        from minebot.games.interfaces import ui_for
         recorder = Recording(args.record) if args.record else None
         options = ({"level": args.level} if args.game == "gnome-mines"
                    else {"ui": ui_for(args.game), "mines": mines.board[2]})
@@ -151,9 +150,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def launcher(args, xvfb, window):
     """The private game to play (not started)."""
-    from minebot.desktop import GnomeMines
-    from minebot.desktop.clones import KMines, Xdemineur
     from minebot.levels import parse_size
+    from minebot.sandbox.clones import KMines, Xdemineur
+    from minebot.sandbox.mines import GnomeMines
     if args.game == "xdemineur":
         rows, cols = parse_size(args.size)
         return Xdemineur(xvfb, cols=cols, rows=rows, mines=args.mines)
@@ -166,6 +165,7 @@ def engine_rates(args, board, wins: int, games: int) -> dict:
     """N engine games of the live size under the game's rules, against the live rate: both with
     95 % Wilson intervals and the two-sided p-value of a two-proportion z-test."""
     import math
+
     from minebot.cli.bench import game_rules, play_tasks, summarise
     from minebot.levels import LEVELS
     rules, flags = game_rules(args.game)

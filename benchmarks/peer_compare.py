@@ -361,7 +361,8 @@ def write_record(out: Path, record: dict) -> None:
     with open(out / "records.jsonl", "a", encoding="utf-8") as history:
         history.write(json.dumps(record) + "\n")
     md = [f"    {record['command']}", "",
-          f"minebot {record['minebot_commit']} (solver options {json.dumps(record.get('solver', {}))}), peer JSMinesweeper {record['peer_commit']} "
+          f"minebot {record['minebot_commit']} (solver options {json.dumps(record.get('solver', {}))}), "
+          f"peer JSMinesweeper {record['peer_commit']} "
           f"({record['node']}), started {record['started']}, ended {record['ended']}"
           + (" (interrupted)" if record["interrupted"] else ""), "", table(record["settings"]), "",
           variant_lines(record["settings"]), ""]

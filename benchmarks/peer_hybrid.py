@@ -56,7 +56,8 @@ from peer_oracle import Clock, PeerOracle, chunk_boards  # noqa: E402
 
 from minebot.errors import EXIT_OK, BadInputError, MinebotError, interrupt_exit_code  # noqa: E402
 from minebot.solver import Solver  # noqa: E402
-from minebot.solver.strategy import Choice, safety_of  # noqa: E402
+from minebot.solver.lookahead import safety_of  # noqa: E402
+from minebot.solver.strategy import Choice  # noqa: E402
 
 Coord = tuple[int, int]
 OPENING_UNKNOWN = 300          # more unknown cells than this: the opening
@@ -250,7 +251,8 @@ def table(rows: list[dict]) -> str:
              "| peer only / hybrid only | guesses | peer differs | mean safety change where it differs |",
              "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        lines.append(f"| {r['category']} | {r['games']}" + (f" ({r['not_yet_replayed']} to replay)" if r["not_yet_replayed"] else "")
+        lines.append(f"| {r['category']} | {r['games']}"
+                     + (f" ({r['not_yet_replayed']} to replay)" if r["not_yet_replayed"] else "")
                      + f" | {100 * r['vs_default']:+.2f} ({100 * r['vs_default_se']:.2f}) "
                      f"| {r['default_only']} / {r['hybrid_only']} "
                      f"| {100 * r['vs_peer']:+.2f} ({100 * r['vs_peer_se']:.2f}) | {r['peer_only']} / {r['hybrid_only_vs_peer']} "

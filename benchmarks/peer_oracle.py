@@ -172,6 +172,7 @@ def chunk_boards(setting: str, seed: int, games: int, peer: Path, folder: Path) 
     """The first ``games`` boards of a cached peer chunk and the peer's won/lost string for them,
     the boards rebuilt into ``folder`` (``peer_compare.restore_peer_results``)."""
     from peer_compare import DEFAULT_CACHE, SETTINGS, cache_file, check_peer, restore_peer_results
+
     from minebot.game.layouts import load_layouts
     if setting not in SETTINGS:
         raise BadInputError(f"--setting {setting}: choose from {', '.join(SETTINGS)}")
@@ -190,6 +191,7 @@ def chunk_boards(setting: str, seed: int, games: int, peer: Path, folder: Path) 
 def validate(setting: str, seed: int, games: int, peer: Path, clock: Clock, folder: Path) -> dict:
     """The peer plays a chunk's boards through the oracle; per game whether it won as recorded."""
     from peer_compare import SETTINGS
+
     from minebot.game.engine import EngineGame
     from minebot.loop import play_game
     layouts, recorded = chunk_boards(setting, seed, games, peer, folder)

@@ -122,9 +122,9 @@ def engine_at(board: Board, mine: np.ndarray):
 def rollout(task: tuple) -> tuple[int, list[bool]]:
     """Play one layout with every candidate (in a worker): (position index, won per candidate)."""
     index, text, cells, mine, spec = task
+    from minebot.cli.bench import solver_for
     from minebot.loop import play_game
     from minebot.move import Action, Move
-    from minebot.cli.bench import solver_for
     solver = solver_for(spec)
     board = Board.parse(text)
     won = []

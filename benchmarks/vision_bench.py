@@ -27,7 +27,6 @@ from minebot.vision.features import grid_patches  # noqa: E402
 from minebot.vision.locate import locate  # noqa: E402
 from minebot.vision.templates import TemplateSet, match  # noqa: E402
 
-
 CLOCK = time.perf_counter
 """Wall time; ``--cpu``: this process's CPU time (steadier on a machine others keep busy)."""
 

@@ -23,7 +23,7 @@ import json
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -249,7 +249,7 @@ class Board:
 
     def replace(self, **changes) -> "Board":
         """A copy with ``cells``, ``mines`` or ``state`` replaced."""
-        fields = {"cells": self.cells, "mines": self.mines, "state": self.state}
+        fields: dict[str, Any] = {"cells": self.cells, "mines": self.mines, "state": self.state}
         fields.update(changes)
         return Board(**fields)
 

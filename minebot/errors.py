@@ -7,6 +7,8 @@ traceback. Exit codes are part of the interface, so they live here, once.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 EXIT_OK = 0
 EXIT_FAILURE = 1          # generic failure (e.g. a game could not be finished)
 EXIT_BAD_INPUT = 2        # malformed file, bad option value (argparse also uses 2)
@@ -59,9 +61,17 @@ class OutputError(MinebotError):
 
 
 class NoGameError(MinebotError):
-    """No game window or no board could be found."""
+    """No game window or no board could be found.
+
+    ``frame``: where the frame that showed the problem was saved, when it was (the message
+    says so too); a caller that keeps frames of failures need not save another.
+    """
 
     exit_code = EXIT_NO_GAME
+
+    def __init__(self, message: str, frame: Path | None = None) -> None:
+        self.frame = frame
+        super().__init__(message)
 
 
 class UnreadableGameError(NoGameError):
@@ -70,11 +80,26 @@ class UnreadableGameError(NoGameError):
     at all: either way minebot could not read the game."""
 
 
+class StoppedGameError(MinebotError):
+    """One game of a live run could not be played on: ``game`` (its number in the run) and
+    ``cause`` (the error that stopped it, also its ``__cause__``). The message says which game
+    and why; the exit code is the cause's, so stopping a run changes nothing for a script."""
+
+    def __init__(self, game: int, cause: MinebotError, message: str) -> None:
+        self.game, self.cause = game, cause
+        self.exit_code = cause.exit_code
+        super().__init__(message)
+
+
 class UnsupportedDesktopError(MinebotError):
     """The desktop does not let a program do this (e.g. draw over another application's
     window on GNOME on Wayland); the message says what works there instead."""
 
     exit_code = EXIT_UNSUPPORTED
+
+
+class DesktopError(MinebotError):
+    """The virtual display or the game could not be started or reached."""
 
 
 class Terminated(KeyboardInterrupt):

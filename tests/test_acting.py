@@ -10,13 +10,14 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from minebot.backends.capture import GrabbedCapture
+from minebot.backends.frames import FrameSource
+from minebot.backends.pointer import BasePointer
+from minebot.backends.x11.window import Rect
 from minebot.board import Board
-from minebot.desktop.frames import FrameSource
-from minebot.desktop.window import Rect
 from minebot.game.acting import Clicker
-from minebot.game.ui_gnome_mines import GnomeMinesUI
 from minebot.game.window_guard import WindowGuard
-from minebot.input.pointer import BasePointer
+from minebot.games.gnome_mines.ui import GnomeMinesUI
 from minebot.move import Action, Move
 from minebot.vision.reader import Reading
 
@@ -33,7 +34,7 @@ def reading() -> Reading:
     return Reading(BOARD, (x0, y0, x0 + BOARD.cols * CELL, y0 + BOARD.rows * CELL), rects, "test")
 
 
-class Screen:
+class Screen(GrabbedCapture):
     """A capture of a screen that the game (``Game`` below) draws on."""
 
     def __init__(self) -> None:

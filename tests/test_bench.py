@@ -83,7 +83,7 @@ def test_solver_options_reach_the_solver_that_plays():
                               no_guess=False, save_boards=None, encoding="native", solver=None)
     for solver, budget in (('{"step_budget": 7, "margin": 0.2}', 7), (None, DEFAULT_GUESSING["step_budget"])):
         (task,) = bench._tasks(argparse.Namespace(**{**vars(args), "solver": solver}))
-        bench._play(task)
+        bench.play_task(task)
         assert bench._SOLVERS[task[-1]].guesser.step_budget == budget
 
 
@@ -99,7 +99,7 @@ def test_a_preset_name_reaches_the_solver_that_plays():
     args = argparse.Namespace(size="9x9", mines=10, rules="zero", first=None, games=1, seed=5, jobs=1, boards=None,
                               no_guess=False, save_boards=None, encoding="native", solver="strong")
     (task,) = bench._tasks(args)
-    bench._play(task)
+    bench.play_task(task)
     guesser = bench._SOLVERS[task[-1]].guesser
     assert (guesser.candidates, guesser.edge_background, guesser.endgame_layouts) == (
         PRESETS["strong"]["candidates"], PRESETS["strong"]["edge_background"], PRESETS["strong"]["endgame_layouts"])
@@ -149,9 +149,9 @@ def test_ab_bad_options_are_named(capsys):
 def test_game_rules_come_from_the_game_and_flagging_to_win_changes_no_outcome():
     """``bench --game xdemineur`` plays preopened boards that are won only once every mine is
     flagged; the solver flags the last mines itself, so every seed ends as it does without."""
-    from minebot.cli.bench import _play, game_rules, solver_spec
+    from minebot.cli.bench import game_rules, play_task, solver_spec
     assert game_rules("xdemineur") == ("preopened", True)
     assert game_rules("kmines") == ("zero", False)
     for seed in range(15):
         task = (9, 12, 14, "preopened", None, seed, None, solver_spec())
-        assert _play(task + (True,))[0] == _play(task)[0]
+        assert play_task(task + (True,))[0] == play_task(task)[0]

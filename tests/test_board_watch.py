@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from minebot.desktop.watch import RING_GAP, ring_box, ring_unchanged
-from minebot.input.pointer import BasePointer, UnsafeClickError
+from minebot.backends.pointer import BasePointer, UnsafeClickError
+from minebot.backends.watch import RING_GAP, ring_box, ring_unchanged
 
 BOARD = (40, 30, 140, 90)   # left, top, right, bottom
 

@@ -10,7 +10,6 @@ import json
 import re
 from pathlib import Path
 
-
 from minebot.board import Board
 from minebot.cli import main
 from minebot.errors import EXIT_BAD_INPUT

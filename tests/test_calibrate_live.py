@@ -20,8 +20,8 @@ pytestmark = pytest.mark.live
 
 @pytest.fixture
 def mines():
-    from minebot.desktop.mines import GnomeMines
-    from minebot.desktop.xvfb import Xvfb
+    from minebot.sandbox.mines import GnomeMines
+    from minebot.sandbox.xvfb import Xvfb
     xvfb = Xvfb(1280, 1024).start()
     game = None
     try:
@@ -53,8 +53,8 @@ def _settled_read(screen, reader, timeout: float = 10.0) -> list[str]:
 
 
 def test_calibrate_live_then_read(mines, tmp_path, monkeypatch):
+    from minebot.backends.x11.capture import Screen
     from minebot.cli import main
-    from minebot.desktop.capture import Screen
     from minebot.vision import Reader
     from minebot.vision.locate import locate
 
@@ -90,11 +90,11 @@ def test_calibrate_live_then_read(mines, tmp_path, monkeypatch):
 def test_calibrate_live_on_gnome_wayland(tmp_path, monkeypatch):
     """On GNOME on Wayland (headless mutter, the game a native client) the root window is no
     game: ``calibrate --live`` grabs the screen through mutter's screen cast, like play."""
+    from minebot.backends.frames import FrameSource
+    from minebot.backends.mutter.backend import MutterBackend
     from minebot.cli import main
-    from minebot.desktop.frames import FrameSource
-    from minebot.desktop.mines import GnomeMines
-    from minebot.desktop.mutter import MutterBackend
-    from minebot.desktop.session import available, open_desktop
+    from minebot.sandbox.mines import GnomeMines
+    from minebot.sandbox.session import available, open_desktop
     from minebot.vision import Reader
 
     if not available("gnome-wayland"):

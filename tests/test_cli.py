@@ -93,7 +93,7 @@ def test_layouts_command_writes_loadable_layouts(tmp_path, capsys):
     assert main(["layouts", "--size", "16x16", "--mines", "40", "--first", "2,2",
                  "--games", "7", "--seed", "5", "-o", str(path)]) == 0
     layouts = load_layouts(path)
-    assert len(layouts) == 7 and all(len(l.mines) == 40 and l.first == (2, 2) for l in layouts)
+    assert len(layouts) == 7 and all(len(lay.mines) == 40 and lay.first == (2, 2) for lay in layouts)
     assert main(["layouts", "--size", "16by16", "-o", str(path)]) == 2
     assert "expected COLSxROWS" in capsys.readouterr().err
 

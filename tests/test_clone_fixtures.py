@@ -13,10 +13,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_vision_truth import logic_problems
 
 from minebot.board import CELL_CHARS, Board, GameState
-
-from test_vision_truth import logic_problems
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 CLONES = ("xdemineur", "kmines")
@@ -39,7 +38,7 @@ def fixture_problems(board_path: Path) -> list[str]:
         return problems
     try:
         board = Board.load(board_path)
-    except Exception as exc:   # a broken file is a finding, not a crash
+    except Exception as exc:  # noqa: BLE001 - a broken file is a finding, not a crash
         return [f"{board_path.name}: {exc}"]
     meta = json.loads(meta_path.read_text())
     problems += [f"metadata lacks {key!r}" for key in REQUIRED if key not in meta]

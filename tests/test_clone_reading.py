@@ -134,6 +134,7 @@ def test_numbers_are_read_without_number_templates(name, shot, tmp_path):
     its own) and a digit-shaped glyph, not from pictures of the digits: a copy of the set with
     every number template removed reads the same board."""
     import shutil
+
     from minebot.vision.templates import META, REPO_TEMPLATES
     copy = tmp_path / name
     shutil.copytree(REPO_TEMPLATES / name, copy)

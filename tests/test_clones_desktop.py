@@ -1,4 +1,4 @@
-"""The private launchers of xdemineur and KMines (``minebot.desktop.clones``) on a real Xvfb
+"""The private launchers of xdemineur and KMines (``minebot.sandbox.clones``) on a real Xvfb
 (marked live): the window each one shows, the settings KMines was given, and that exactly the
 processes they started are gone afterwards."""
 
@@ -7,10 +7,12 @@ from __future__ import annotations
 import os
 
 import pytest
+from test_desktop import _alive  # the same check: is any process of that group left?
 
-from minebot.desktop import DesktopError, Xvfb
-from minebot.desktop.clones import KMINES, XDEMINEUR, KMines, Xdemineur
-from test_desktop import _alive   # the same check: is any process of that group left?
+from minebot.errors import DesktopError
+from minebot.sandbox.clones import KMINES, XDEMINEUR, KMines, Xdemineur
+from minebot.sandbox.xvfb import Xvfb
+
 
 def test_bad_boards_are_refused_before_anything_starts():
     with pytest.raises(DesktopError, match="at least 12 columns"):

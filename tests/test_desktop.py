@@ -14,10 +14,13 @@ import time
 import numpy as np
 import pytest
 
+from minebot.backends.x11.capture import Screen
+from minebot.backends.x11.window import X11, Rect
+from minebot.errors import DesktopError
 from minebot.games import PROFILES
-
-from minebot.desktop import (MIN_WINDOW, DesktopError, GnomeMines, Rect, Screen, X11, Xvfb,
-                             custom_mines_roundtrip)
+from minebot.games.gnome_mines.profile import custom_mines_roundtrip
+from minebot.sandbox.mines import MIN_WINDOW, GnomeMines
+from minebot.sandbox.xvfb import Xvfb
 
 GNOME_MINES = PROFILES["gnome-mines"]
 HAVE_X = shutil.which("Xvfb") is not None and os.access("/usr/games/gnome-mines", os.X_OK)
@@ -106,7 +109,8 @@ def test_private_game_window_focus_capture_and_clean_stop(xvfb):
 @pytest.mark.live
 @pytest.mark.skipif(not HAVE_X, reason="needs xvfb and gnome-mines")
 def test_pointer_clicks_reach_the_game_and_never_leave_bounds(xvfb):
-    from minebot.input import Pointer, UnsafeClickError
+    from minebot.backends.pointer import UnsafeClickError
+    from minebot.backends.x11.pointer import Pointer
     with GnomeMines(xvfb, theme="bgcolors", window=MIN_WINDOW, level="beginner") as game:
         rect = game.window.rect
         bounds = (rect.left, rect.top, rect.right, rect.bottom)
@@ -135,7 +139,7 @@ def test_pointer_clicks_reach_the_game_and_never_leave_bounds(xvfb):
 def test_connecting_prints_no_xauthority_warning(xvfb, capfd, monkeypatch, tmp_path):
     """Xvfb needs no cookie; python-xlib's warning about the empty Xauthority must not litter
     every run of the bot (it used to print once per connection)."""
-    from minebot.desktop.window import X11
+    from minebot.backends.x11.window import X11
     empty = tmp_path / "Xauthority"
     empty.write_bytes(b"")
     monkeypatch.setenv("XAUTHORITY", str(empty))

@@ -8,12 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from minebot.desktop.session import DESKTOPS, available, open_desktop
-from minebot.desktop.xvfb import DesktopError
-from minebot.errors import BadInputError, NoGameError
-
 from test_desktop import _alive
+
+from minebot.errors import BadInputError, DesktopError, NoGameError
+from minebot.sandbox.session import DESKTOPS, available, open_desktop
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -21,8 +19,8 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_every_desktop_module_imports_with_no_display():
     env = {k: v for k, v in os.environ.items()
            if k not in ("DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS")}
-    code = ("import sys, minebot.desktop.session, minebot.desktop.backend, minebot.desktop.xshm, "
-            "minebot.desktop.mutter, minebot.game.live, minebot.input.pointer; "
+    code = ("import sys, minebot.sandbox.session, minebot.backends.backend, minebot.backends.x11.xshm, "
+            "minebot.backends.mutter.backend, minebot.backends.mutter.capture, minebot.game.live, minebot.backends.x11.pointer; "
             "assert not {'gi', 'jeepney', 'pyautogui'} & set(sys.modules); print('ok')")
     out = subprocess.run([sys.executable, "-c", code], env=dict(env, PYTHONPATH=str(ROOT)),
                          capture_output=True, text=True, timeout=60)
@@ -35,14 +33,14 @@ def test_unknown_desktop_names_the_choices():
 
 
 def test_unknown_backend_lists_the_backends(monkeypatch):
-    from minebot.desktop.backend import open_backend
+    from minebot.backends.backend import open_backend
     monkeypatch.setenv("MINEBOT_BACKEND", "dx12")
     with pytest.raises(BadInputError, match="x11: .*xwayland: "):
         open_backend(":0")
 
 
 def test_wayland_without_xwayland_is_a_clear_no_game(monkeypatch):
-    from minebot.desktop.backend import open_backend
+    from minebot.backends.backend import open_backend
     monkeypatch.delenv("MINEBOT_BACKEND", raising=False)
     monkeypatch.delenv("DISPLAY", raising=False)
     monkeypatch.setenv("WAYLAND_DISPLAY", "wayland-0")
@@ -53,8 +51,8 @@ def test_wayland_without_xwayland_is_a_clear_no_game(monkeypatch):
 
 
 def test_forcing_mutter_without_its_bus_is_a_clear_no_game(monkeypatch, tmp_path):
-    from minebot.desktop.backend import open_backend
-    from minebot.desktop.mutter import Bus, has_mutter
+    from minebot.backends.backend import open_backend
+    from minebot.backends.mutter.dbus import Bus, has_mutter
     env = {"WAYLAND_DISPLAY": "wayland-0", "XDG_RUNTIME_DIR": str(tmp_path)}
     assert Bus.from_env(env) is None and not has_mutter(None)
     with pytest.raises(NoGameError, match="no mutter ScreenCast API"):
@@ -67,7 +65,7 @@ def test_forcing_mutter_without_its_bus_is_a_clear_no_game(monkeypatch, tmp_path
 
 
 def test_keysyms_of_the_games_shortcuts():
-    from minebot.desktop.mutter import keysyms
+    from minebot.backends.keys import keysyms
     assert keysyms("ctrl+r") == [0xFFE3, ord("r")]
     assert keysyms("Escape") == [0xFF1B]
     assert keysyms("alt+p") == [0xFFE9, ord("p")]
@@ -76,7 +74,7 @@ def test_keysyms_of_the_games_shortcuts():
 
 
 def test_click_log_carries_the_window_geometry():
-    from minebot.input.pointer import Click
+    from minebot.backends.pointer import Click
     line = Click(5, 6, "left", 1.0, (0, 0, 10, 10), (1, 2, 30, 40)).to_json()
     assert line["window"] == [1, 2, 30, 40]
     assert "window" not in Click(5, 6, "left", 1.0, (0, 0, 10, 10)).to_json()
@@ -87,13 +85,13 @@ def test_click_log_carries_the_window_geometry():
 def test_desktop_starts_and_ends_exactly_its_processes(kind):
     if not available(kind):
         pytest.skip(f"{kind} is not installed (bash .ci/setup installs it)")
-    from minebot.desktop.window import X11
+    from minebot.backends.x11.window import X11
     desk = open_desktop(kind, 800, 600)
     with desk:
         pids = desk.pids + ([desk.xvfb.proc.pid] if hasattr(desk, "xvfb") else [])
         assert pids and all(_alive(p) for p in pids)
         if kind in ("gnome-wayland", "gnome-shell-wayland"):   # no X server: mutter's APIs
-            from minebot.desktop.mutter import has_mutter
+            from minebot.backends.mutter.dbus import has_mutter
             assert desk.display is None and has_mutter(desk.bus)
         else:
             with X11(desk.display) as x:

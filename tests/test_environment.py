@@ -16,9 +16,9 @@ import shutil
 import subprocess
 
 import pytest
-
-from minebot.desktop.fonts import fontconfig_file
 from test_live_fonts import CASES
+
+from minebot.sandbox.fonts import fontconfig_file
 
 pytestmark = pytest.mark.skipif(shutil.which("fc-match") is None,
                                 reason="fontconfig's fc-match is missing (bash .ci/setup)")

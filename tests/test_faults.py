@@ -17,7 +17,13 @@ from pathlib import Path
 import pytest
 
 from minebot.cli import main
-from minebot.errors import EXIT_BAD_INPUT, EXIT_INCONSISTENT, EXIT_INTERRUPTED, EXIT_TERMINATED, OutputError
+from minebot.errors import (
+    EXIT_BAD_INPUT,
+    EXIT_INCONSISTENT,
+    EXIT_INTERRUPTED,
+    EXIT_TERMINATED,
+    OutputError,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -177,6 +183,7 @@ def test_a_log_that_fails_mid_run_stops_and_keeps_the_result(tmp_path):
     """/dev/full accepts the open but not the write: the game's line is still printed, the
     run stops with an OutputError that says what is kept."""
     import io
+
     from minebot.cli.play import Session, play_session
     from minebot.errors import OutputError
     from minebot.solver import Solver
@@ -189,6 +196,7 @@ def test_a_log_that_fails_mid_run_stops_and_keeps_the_result(tmp_path):
 
 def test_a_recording_that_fails_mid_run_says_so(tmp_path):
     import numpy as np
+
     from minebot.errors import OutputError
     from minebot.game.replay import Recording
     rec = Recording(tmp_path / "rec")
@@ -241,7 +249,8 @@ def test_interrupted_demo_prints_the_summary_and_the_json_line(tmp_path, sig, co
 @LIVE
 @pytest.mark.parametrize("sig, code", SIGNALS)
 def test_interrupted_play_prints_the_summary_and_the_json_line(tmp_path, sig, code):
-    from minebot.desktop import GnomeMines, Xvfb
+    from minebot.sandbox.mines import GnomeMines
+    from minebot.sandbox.xvfb import Xvfb
     with Xvfb(1280, 1024) as xvfb, GnomeMines(xvfb, level="beginner"):
         returncode, lines, err = interrupt_after_first_game(
             ["play", "--level", "beginner", "--games", "200", "--json",
@@ -313,11 +322,12 @@ def test_no_xauthority_file_is_left_behind(tmp_path, monkeypatch):
     """Without ~/.Xauthority the X libraries get an empty one, but no run leaves a file."""
     import os
     import tempfile
-    from minebot.desktop.window import _ensure_xauthority
+
+    from minebot.backends.x11.window import ensure_xauthority
     monkeypatch.delenv("XAUTHORITY", raising=False)
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    _ensure_xauthority()
+    ensure_xauthority()
     assert os.path.exists(os.environ["XAUTHORITY"])
     assert list(tmp_path.iterdir()) == []
 
@@ -333,7 +343,8 @@ def test_read_says_when_crops_cannot_be_saved(capsys, tmp_path):
 def test_click_log_write_error_mid_run_is_a_message_not_a_traceback(tmp_path):
     """The click log is checked before the first click; a write that fails later (a full
     disk: /dev/full) stops the run with an OutputError naming the file, not an OSError."""
-    from minebot.input.pointer import Click, Pointer
+    from minebot.backends.pointer import Click
+    from minebot.backends.x11.pointer import Pointer
     pointer = object.__new__(Pointer)      # no display needed: only the log is exercised
     pointer._log_path = "/dev/full"
     pointer._log_file = open("/dev/full", "a", encoding="utf-8")

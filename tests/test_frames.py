@@ -9,9 +9,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from minebot.desktop.frames import FrameSource, same_area
-from minebot.desktop.readings import read_once, readings
-from minebot.desktop.window import Rect
+from minebot.backends.capture import GrabbedCapture
+from minebot.backends.frames import FrameSource, same_area
+from minebot.backends.readings import read_once, readings
+from minebot.backends.x11.window import Rect
 from minebot.errors import MinebotError
 
 SCREEN = Rect(0, 0, 60, 40)
@@ -19,7 +20,7 @@ REGION = Rect(10, 5, 40, 30)
 BOARD = (10, 8, 30, 22)   # left, top, right, bottom in region pixels
 
 
-class Scripted:
+class Scripted(GrabbedCapture):
     """A ``Capture`` whose screen is the next of ``screens`` at every grab (the last repeats)."""
 
     def __init__(self, screens: list[np.ndarray]) -> None:
@@ -104,7 +105,7 @@ def test_the_ring_tells_a_moved_board_from_moves_on_it():
 def test_the_ring_check_sees_each_side_and_grabs_only_the_ring():
     """One changed pixel in the ring, on any side, is seen; the check before a click grabs
     the ring's strips, never the whole board (it runs before every click on Wayland)."""
-    from minebot.desktop.watch import RING_GAP
+    from minebot.backends.watch import RING_GAP
     base = screen()
     left, top, right, bottom = BOARD
     d = RING_GAP + 1   # inside the 3-pixel ring

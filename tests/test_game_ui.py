@@ -15,10 +15,10 @@ import pytest
 
 from minebot.board import Board
 from minebot.errors import BadInputError
-from minebot.game.ui import detect, ui_for
-from minebot.game.ui_gnome_mines import GnomeMinesUI
-from minebot.game.ui_kmines import KMinesUI
-from minebot.game.ui_xdemineur import XdemineurUI, find_smiley
+from minebot.games.gnome_mines.ui import GnomeMinesUI
+from minebot.games.interfaces import detect, ui_for
+from minebot.games.kmines.ui import KMinesUI
+from minebot.games.xdemineur.ui import XdemineurUI, find_smiley
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "xdemineur"
 
@@ -105,9 +105,10 @@ def _skip_without(path: str) -> None:
 def test_the_smiley_click_starts_a_new_xdemineur_game():
     """The box find_smiley gives, clicked at its centre through the guarded pointer, starts a new
     game: the game's own opening differs, and the clock restarts."""
-    from minebot.desktop import Screen, Xvfb
-    from minebot.desktop.clones import XDEMINEUR, Xdemineur
-    from minebot.input import Pointer
+    from minebot.backends.x11.capture import Screen
+    from minebot.backends.x11.pointer import Pointer
+    from minebot.sandbox.clones import XDEMINEUR, Xdemineur
+    from minebot.sandbox.xvfb import Xvfb
     _skip_without(XDEMINEUR)
     with Xvfb(1024, 768) as xvfb, Xdemineur(xvfb, cols=16, rows=16, mines=40) as game, \
             Screen(xvfb.display) as screen:
@@ -127,16 +128,17 @@ def test_the_smiley_click_starts_a_new_xdemineur_game():
             pointer.close()
         time.sleep(0.5)
         after = screen.grab(rect)
-        l, t, r, b = board
-        assert not np.array_equal(after[t:b, l:r], before[t:b, l:r])   # another opening
+        bl, t, br, b = board
+        assert not np.array_equal(after[t:b, bl:br], before[t:b, bl:br])   # another opening
         # the timer (right of the smiley) shows fewer seconds: its red segments changed
         assert not np.array_equal(after[20:60, x1 + 10:], before[20:60, x1 + 10:])
 
 
 @pytest.mark.live
 def test_a_running_game_is_recognised_by_its_window():
-    from minebot.desktop import X11, Xvfb
-    from minebot.desktop.clones import KMINES, XDEMINEUR, KMines, Xdemineur
+    from minebot.backends.x11.window import X11
+    from minebot.sandbox.clones import KMINES, XDEMINEUR, KMines, Xdemineur
+    from minebot.sandbox.xvfb import Xvfb
     _skip_without(XDEMINEUR)
     _skip_without(KMINES)
     with Xvfb(1024, 768) as xvfb, X11(xvfb.display) as x11:
@@ -153,10 +155,11 @@ def test_a_running_game_is_recognised_by_its_window():
 def test_kmines_new_game_by_its_own_shortcut_through_a_live_game():
     """A LiveGame on KMines (found by its window, no board read needed) asks for a new game
     the KMines way: the opened board turns back into the fresh one."""
-    from minebot.desktop import Screen, Xvfb
-    from minebot.desktop.clones import KMINES, KMines
+    from minebot.backends.x11.capture import Screen
+    from minebot.backends.x11.pointer import Pointer
     from minebot.game.live import LiveGame
-    from minebot.input import Pointer
+    from minebot.sandbox.clones import KMINES, KMines
+    from minebot.sandbox.xvfb import Xvfb
     _skip_without(KMINES)
     with Xvfb(1024, 768) as xvfb, KMines(xvfb, level="easy", window=(640, 480)) as km, \
             Screen(xvfb.display) as screen:
@@ -173,9 +176,9 @@ def test_kmines_new_game_by_its_own_shortcut_through_a_live_game():
         finally:
             pointer.close()
         time.sleep(0.5)
-        l, t, r, b = view
+        vl, t, vr, b = view
         opened = screen.grab(rect)
-        assert not np.array_equal(opened[t:b, l:r], fresh[t:b, l:r])
+        assert not np.array_equal(opened[t:b, vl:vr], fresh[t:b, vl:vr])
         live = LiveGame(xvfb.display, ui=KMinesUI(), window_id=km.window.id)
         try:
             assert live.rules == "zero"
@@ -184,7 +187,7 @@ def test_kmines_new_game_by_its_own_shortcut_through_a_live_game():
             again = screen.grab(rect)
         finally:
             live.close()
-        assert np.abs(again[t:b, l:r].astype(int) - fresh[t:b, l:r].astype(int)).mean() < 1.0
+        assert np.abs(again[t:b, vl:vr].astype(int) - fresh[t:b, vl:vr].astype(int)).mean() < 1.0
 
 
 def _xdemineur_face_held() -> tuple[np.ndarray, np.ndarray, tuple[int, int, int, int]] | None:
@@ -200,8 +203,11 @@ def _xdemineur_face_held() -> tuple[np.ndarray, np.ndarray, tuple[int, int, int,
     waiting on this one."""
     from Xlib import X
     from Xlib.ext import xtest
-    from minebot.desktop import Screen, X11, Xvfb
-    from minebot.desktop.clones import Xdemineur
+
+    from minebot.backends.x11.capture import Screen
+    from minebot.backends.x11.window import X11
+    from minebot.sandbox.clones import Xdemineur
+    from minebot.sandbox.xvfb import Xvfb
     with Xvfb(1024, 768) as xvfb, Xdemineur(xvfb, cols=16, rows=16, mines=40) as game, \
             Screen(xvfb.display) as screen, X11(xvfb.display) as x11:
         board = (16, 81, 16 + 21 * 16, 81 + 21 * 16)
@@ -237,7 +243,7 @@ def _xdemineur_face_held() -> tuple[np.ndarray, np.ndarray, tuple[int, int, int,
 def test_the_face_shown_while_a_button_is_held_gives_no_verdict():
     """While the left button is held on the board xdemineur shows another face; the bot must not
     take it for a win or a loss. Released off the board, the press opens nothing."""
-    from minebot.desktop.clones import XDEMINEUR
+    from minebot.sandbox.clones import XDEMINEUR
     _skip_without(XDEMINEUR)
     ui = XdemineurUI()
     for _game in range(4):                 # a fresh xdemineur when one did not react (see above)

@@ -4,7 +4,7 @@ import pytest
 
 from minebot import games
 from minebot.errors import BadInputError
-from minebot.game.rules import RULES
+from minebot.rules import RULES
 
 
 def test_every_profile_is_registered_under_its_name_with_known_rules():

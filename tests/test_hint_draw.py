@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from minebot.backends.x11.window import Rect
 from minebot.board import Board
 from minebot.cli import main
-from minebot.hint.draw import cell_at
 from minebot.hint import LAYERS, DrawOptions, advise_board, draw_hints, hint_layers, render_text
+from minebot.hint.draw import cell_at
 from minebot.hint.overlay import label_layers, label_origin, mask_rectangles, rectangles_mask
-from minebot.desktop.window import Rect
 
 BOARD = Board.parse("""{"mines": 5}
 12--1-

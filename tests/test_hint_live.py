@@ -14,10 +14,12 @@ import time
 import numpy as np
 import pytest
 
-from minebot.desktop import GnomeMines, Screen, X11, Xvfb
+from minebot.backends.x11.capture import CompositeCapture, Screen
+from minebot.backends.x11.window import X11
 from minebot.hint import LAYERS, advise_board
-from minebot.desktop.capture import CompositeCapture
 from minebot.hint.overlay import WINDOW_CLASS
+from minebot.sandbox.mines import GnomeMines
+from minebot.sandbox.xvfb import Xvfb
 
 HAVE_X = (shutil.which("Xvfb") is not None and shutil.which("xdotool") is not None
           and os.access("/usr/games/gnome-mines", os.X_OK))
@@ -72,7 +74,7 @@ def overlay_windows(x: X11) -> list[int]:
         try:
             cls = child.get_wm_class()
             mapped = child.get_attributes().map_state != 0
-        except Exception:
+        except Exception:  # noqa: BLE001 - a window that went away while listed is skipped
             continue
         if cls and tuple(cls) == WINDOW_CLASS and mapped:
             found.append(child.id)
@@ -92,7 +94,7 @@ def test_overlay_marks_cells_lets_clicks_through_and_follows_the_window():
             park = (rect.left + rect.width - 30, rect.top + rect.height - 15)  # side panel
             # Open a first cell (a zero area in GNOME Mines); retry with a new game until
             # the numbers prove at least one cell safe.
-            for attempt in range(5):
+            for _attempt in range(5):
                 # GNOME Mines pauses when it loses the focus (a busy machine's window manager
                 # can leave it unfocused at start): focus it before each reading.
                 game.focus()

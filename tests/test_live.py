@@ -27,7 +27,7 @@ pytestmark = [pytest.mark.live, pytest.mark.skipif(not HAVE_X, reason="needs xvf
 
 @pytest.fixture(scope="module")
 def xvfb():
-    from minebot.desktop import Xvfb
+    from minebot.sandbox.xvfb import Xvfb
     server = Xvfb(1600, 1024).start()
     try:
         yield server
@@ -37,7 +37,7 @@ def xvfb():
 
 @pytest.fixture
 def mines_factory(xvfb):
-    from minebot.desktop import GnomeMines
+    from minebot.sandbox.mines import GnomeMines
     started = []
 
     def make(**kw):
@@ -73,10 +73,11 @@ def live_factory(mines_factory):
 def live_game(mines, **kw):
     """A LiveGame on ``mines``' window; frames it saves go to a temp folder, not the cwd."""
     import tempfile
+
     from minebot.game.live import LiveGame
     kw.setdefault("frames_dir", tempfile.mkdtemp(prefix="minebot-test-frames-"))
     if mines.display is None:   # a native Wayland game: no window; the backend its desktop offers
-        from minebot.desktop.backend import open_backend
+        from minebot.backends.backend import open_backend
         return LiveGame(backend=open_backend(env=mines.xvfb.env()), **kw)
     return LiveGame(mines.display, window_id=mines.window.id, **kw)
 
@@ -88,11 +89,11 @@ def final_screen(game):
     if game.backend.name == "mutter":
         return _final_screen_wayland(game)
     if game.window is not None:   # the window's own pixels (XWayland's screen reads black)
-        from minebot.desktop.capture import WindowCapture
+        from minebot.backends.x11.capture import WindowCapture
         with WindowCapture(game.display, game.window) as capture:
             frame = capture.grab(game.region)
     else:
-        from minebot.desktop import Screen
+        from minebot.backends.x11.capture import Screen
         with Screen(game.display) as screen:
             frame = screen.grab(game.region)
     return Reader().read(frame).board
@@ -104,7 +105,8 @@ def _final_screen_wayland(game, timeout: float = 3.0):
     dims a window under its dialog and fades it back in when the dialog goes: a frame from that
     fade matches no template, so it is read again too."""
     import time
-    from minebot.desktop.mutter import MutterBackend
+
+    from minebot.backends.mutter.backend import MutterBackend
     from minebot.errors import NoGameError
     from minebot.vision import Reader
     from minebot.vision.reader import UnmatchedCellsError
@@ -294,7 +296,7 @@ def test_covered_board_is_raised_and_read_again_before_clicking(live_factory, xv
 def test_inconsistent_read_stops_and_saves_the_frame(live_factory, tmp_path):
     """A reader that reports an impossible number: the bot re-reads, then stops, clicks nothing."""
     from minebot.cli.play import Session, play_session
-    from minebot.errors import InconsistentBoardError
+    from minebot.errors import InconsistentBoardError, StoppedGameError
     from minebot.solver import Solver
     from minebot.vision import Reader
 
@@ -314,8 +316,10 @@ def test_inconsistent_read_stops_and_saves_the_frame(live_factory, tmp_path):
             return reading
 
     _, game = live_factory(reader=ImpossibleReader(), frames_dir=tmp_path)
-    with pytest.raises(InconsistentBoardError, match="saved to"):
+    with pytest.raises(StoppedGameError, match="saved to") as stopped:
         play_session(game, Solver(), 1, Session(tmp_path / "games.jsonl"), "beginner")
+    assert isinstance(stopped.value.cause, InconsistentBoardError)
+    assert stopped.value.exit_code == InconsistentBoardError.exit_code
     # Only the first click (on a fresh board) was made; nothing after the impossible read.
     assert len(game.pointer.log) == 1
     assert list(tmp_path.glob("minebot-inconsistent-*.png"))
@@ -404,7 +408,8 @@ def _wait_for_games(log: Path, proc, count: int = 1, timeout: float = 40.0) -> N
 
 
 def _buttons_up(display: str) -> bool:
-    from Xlib import X, display as xdisplay
+    from Xlib import X
+    from Xlib import display as xdisplay
     d = xdisplay.Display(display)
     try:
         mask = d.screen().root.query_pointer().mask
@@ -438,7 +443,9 @@ def test_ctrl_c_stops_at_once_and_keeps_finished_games(mines_factory, xvfb, tmp_
 
 def test_failsafe_corner_stops_the_bot(mines_factory, xvfb, tmp_path):
     import time
-    from Xlib import X, display as xdisplay
+
+    from Xlib import X
+    from Xlib import display as xdisplay
     from Xlib.ext.xtest import fake_input
     mines_factory(theme="bgcolors", window=(810, 656), level="beginner")
     proc, log = _start_cli_play(xvfb, tmp_path)

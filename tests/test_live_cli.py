@@ -55,7 +55,7 @@ def test_help_explains_play_and_demo():
 @pytest.mark.live
 @pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs xvfb")
 def test_play_on_a_display_without_a_game():
-    from minebot.desktop import Xvfb
+    from minebot.sandbox.xvfb import Xvfb
     with Xvfb(640, 480) as xvfb:
         out = run("play", env=xvfb.env())
     assert out.returncode == 4, out.stderr

@@ -20,14 +20,14 @@ import numpy as np
 import pytest
 
 from minebot.board import Cell, GameState
-from minebot.desktop.clones import KMINES, XDEMINEUR
+from minebot.sandbox.clones import KMINES, XDEMINEUR
 
 pytestmark = [pytest.mark.live, pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs xvfb")]
 
 
 @pytest.fixture(scope="module")
 def xvfb():
-    from minebot.desktop import Xvfb
+    from minebot.sandbox.xvfb import Xvfb
     server = Xvfb(1280, 1024).start()
     try:
         yield server
@@ -39,7 +39,8 @@ def read_again(game, reader):
     """The board on screen now, read by ``reader`` from a fresh capture; reads that fail are
     retried while the game may still show a message over the board."""
     import time
-    from minebot.desktop.capture import WindowCapture
+
+    from minebot.backends.x11.capture import WindowCapture
     from minebot.errors import MinebotError
     deadline = time.monotonic() + game.ui.end_popup_seconds + 1
     with WindowCapture(game.display, game.window) as capture:
@@ -56,7 +57,7 @@ def play_and_check(launcher, games: int, enough=None) -> list:
     """Start ``launcher``, play ``games`` games on it with the bot, check each one; with
     ``enough`` (a test of the results so far), stop early once it holds."""
     from minebot.game.live import LiveGame
-    from minebot.game.ui import ui_for
+    from minebot.games.interfaces import ui_for
     from minebot.loop import play_game
     from minebot.solver import Solver
     from minebot.truth import misreads
@@ -103,7 +104,7 @@ def test_xdemineur_won_by_flagging_every_mine(xvfb):
     """A board whose own opening leaves only mines covered (12x8 with 4 mines: often): the
     bot wins by flagging them, the game shows the win (its face), and a new game starts by the
     smiley. Boards with numbers 5-8 are left to the reading of those digits."""
-    from minebot.desktop.clones import Xdemineur
+    from minebot.sandbox.clones import Xdemineur
     results = play_and_check(Xdemineur(xvfb, cols=12, rows=8, mines=4), 4)
     assert any(r.won for r, _ in results)
 
@@ -116,7 +117,7 @@ def _shows(boards, number: int) -> bool:
 def test_xdemineur_expert_reads_its_fives(xvfb):
     """30x16/99 until a game has shown a 5 (most do; at most 6 games): every number read,
     the 5s included, is what the finished game proves, and no game stops unread."""
-    from minebot.desktop.clones import Xdemineur
+    from minebot.sandbox.clones import Xdemineur
     results = play_and_check(Xdemineur(xvfb, cols=30, rows=16, mines=99), 6,
                              enough=lambda done: any(_shows(seen, 5) for _, seen in done))
     assert any(_shows(seen, 5) for _, seen in results), "no 5 in 6 expert games"
@@ -125,5 +126,5 @@ def test_xdemineur_expert_reads_its_fives(xvfb):
 @pytest.mark.skipif(not os.access(KMINES, os.X_OK), reason="needs kmines")
 @pytest.mark.parametrize("level, window, games", [("easy", (640, 480), 3), ("medium", (1000, 800), 2)])
 def test_kmines_classic_plays_to_the_end(xvfb, level, window, games):
-    from minebot.desktop.clones import KMines
+    from minebot.sandbox.clones import KMines
     play_and_check(KMines(xvfb, level=level, theme="classic", window=window), games)

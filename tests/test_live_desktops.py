@@ -1,6 +1,6 @@
 """Live play under the desktops people use: X window managers and XWayland (marked live).
 
-Each environment is a private desktop (``minebot.desktop.session``) with the real GNOME Mines;
+Each environment is a private desktop (``minebot.sandbox.session``) with the real GNOME Mines;
 the bot must finish games whose result the final screen confirms, with every click inside the
 board read. The bare Xvfb case is tests/test_live.py. The fault test moves the window while a
 batch is being clicked (a fault of docs/architecture.md, "Faults and bad inputs").
@@ -13,10 +13,9 @@ import threading
 import time
 
 import pytest
-
-from minebot.desktop.session import available
-
 from test_live import live_game, map_cover, play_and_check
+
+from minebot.sandbox.session import available
 
 KINDS = ["openbox", "metacity", "weston", "mutter"]
 MOVES = 30
@@ -25,7 +24,7 @@ pytestmark = pytest.mark.live
 
 @pytest.fixture(scope="module", params=KINDS)
 def desktop(request):
-    from minebot.desktop.session import open_desktop
+    from minebot.sandbox.session import open_desktop
     if not available(request.param) or not available("xvfb"):
         pytest.skip(f"{request.param} is not installed (bash .ci/setup installs it)")
     with open_desktop(request.param) as desk:
@@ -35,7 +34,7 @@ def desktop(request):
 @pytest.fixture
 def play(desktop):
     """``play(level, window, theme, font) -> (mines, game)``; both are stopped after the test."""
-    from minebot.desktop import GnomeMines
+    from minebot.sandbox.mines import GnomeMines
     made = []
 
     def make(level: str, window: tuple[int, int], theme: str = "bgcolors", font: str | None = None,
@@ -89,10 +88,10 @@ def test_window_moved_during_batches_never_clicks_off_the_board(desktop, play, t
     """
     if desktop.kind == "weston":
         pytest.skip("weston's X window manager does not honour client move requests")
+    from minebot.backends.x11.window import X11
     from minebot.errors import MinebotError
     from minebot.loop import play_game
     from minebot.solver import Solver
-    from minebot.desktop.window import X11
     mines, game = play("expert", (1290, 760), click_log=str(tmp_path / "clicks.jsonl"))
     game.start()
     moves: list[tuple[float, tuple[int, int]]] = []   # (time the move showed, window origin)
@@ -172,7 +171,7 @@ def test_window_moved_during_batches_never_clicks_off_the_board(desktop, play, t
 def test_covered_board_is_raised_or_never_clicked(desktop, play):
     """An override-redirect window (a menu, a notification) over the board: the bot raises the
     game and reads again before clicking, or, where it cannot raise it, stops without a click."""
-    from minebot.desktop.window import open_display
+    from minebot.backends.x11.window import open_display
     from minebot.errors import NoGameError
     from minebot.move import Action, Move
     _, game = play("beginner", (810, 656))
@@ -200,7 +199,8 @@ def test_a_cover_kept_on_top_is_waited_for_never_clicked_through(desktop, play):
     """A window that stays on top of the board (re-raised every 10 ms, as an always-on-top
     window is) for ~1 s: the bot waits, and its first click comes after the window is gone."""
     from Xlib import X
-    from minebot.desktop.window import open_display
+
+    from minebot.backends.x11.window import open_display
     from minebot.move import Action, Move
     _, game = play("beginner", (810, 656))
     game.start()

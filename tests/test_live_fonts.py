@@ -17,9 +17,9 @@ import tempfile
 
 import numpy as np
 import pytest
+from test_vision_truth import logic_problems
 
 from minebot.board import GameState
-from test_vision_truth import logic_problems
 
 HAVE_X = shutil.which("Xvfb") is not None and os.access("/usr/games/gnome-mines", os.X_OK)
 pytestmark = [pytest.mark.live, pytest.mark.skipif(not HAVE_X, reason="needs xvfb and gnome-mines")]
@@ -48,7 +48,7 @@ CASES = [
 
 @pytest.fixture(scope="module")
 def big_xvfb():
-    from minebot.desktop import Xvfb
+    from minebot.sandbox.xvfb import Xvfb
     server = Xvfb(1920, 1200).start()
     try:
         yield server
@@ -67,9 +67,9 @@ def reads_against_final(boards: list, final) -> list[str]:
 @pytest.mark.parametrize("font,theme,window,level,scale", CASES,
                          ids=[f"{f.split()[0]}-{t}-{w[0]}x{w[1]}-{lv}-x{s}" for f, t, w, lv, s in CASES])
 def test_plays_and_reads_every_number_right(big_xvfb, font, theme, window, level, scale):
-    from minebot.desktop import GnomeMines
     from minebot.game.live import LiveGame
     from minebot.loop import play_game
+    from minebot.sandbox.mines import GnomeMines
     from minebot.solver import Solver
     if not _installed(font):
         pytest.skip(f"font {font!r} is not installed (bash .ci/setup installs it)")
@@ -93,9 +93,9 @@ def test_plays_through_doubt_without_acting_on_it(big_xvfb, monkeypatch):
     """Every digit read by shape made doubtful (all close digits kept as candidates): the game
     is still played to its end, each doubt settled by the rules or left as "#", and a loss
     can only come from a guess, never from a "certain" cell that a doubtful digit implied."""
-    from minebot.desktop import GnomeMines
     from minebot.game.live import LiveGame
     from minebot.loop import play_game
+    from minebot.sandbox.mines import GnomeMines
     from minebot.solver import Solver
     from minebot.vision import numbers
     monkeypatch.setattr(numbers, "SURE_MARGIN", float("inf"))

@@ -3,7 +3,7 @@ real GNOME Shell (``gnome-shell-wayland``), the real GNOME Mines a native Waylan
 (marked live).
 
 There is no window list and no X server: the bot sees the game only through mutter's
-ScreenCast stream and plays it only through RemoteDesktop (``minebot.desktop.mutter``). The
+ScreenCast stream and plays it only through RemoteDesktop (``minebot.backends.mutter``). The
 final screen is read from a screen cast of the test's own; every click must lie inside the
 board read.
 """
@@ -17,11 +17,10 @@ import threading
 import time
 
 import pytest
-
-from minebot.desktop.session import available
-
 from test_live import play_and_check
 from test_live_desktops import play  # noqa: F401  (the fixture, on this module's desktop)
+
+from minebot.sandbox.session import available
 
 pytestmark = [pytest.mark.live,
               pytest.mark.skipif(not available("gnome-wayland"),
@@ -33,14 +32,14 @@ WAYLAND_DESKTOPS = ("gnome-wayland", "gnome-shell-wayland")
 
 @pytest.fixture(scope="module", params=WAYLAND_DESKTOPS)
 def desktop(request):
-    from minebot.desktop.session import open_desktop
+    from minebot.sandbox.session import open_desktop
     if not available(request.param):
         pytest.fail(f"{request.param} is not installed: bash .ci/setup installs it")
     with open_desktop(request.param) as desk:
         yield desk
 
 
-def test_the_mutter_backend_is_picked_and_sees_no_x(desktop, play):
+def test_the_mutter_backend_is_picked_and_sees_no_x(desktop, play):  # noqa: F811 - play is the fixture
     assert desktop.display is None
     _, game = play("beginner", (590, 460))
     assert game.backend.name == "mutter"
@@ -50,7 +49,7 @@ def test_the_mutter_backend_is_picked_and_sees_no_x(desktop, play):
     assert board.shape == (8, 8)
 
 
-def test_beginner_and_expert_two_themes(play):
+def test_beginner_and_expert_two_themes(play):  # noqa: F811 - play is the fixture
     from minebot.solver import Solver
     mines, game = play("beginner", (810, 656))
     results = play_and_check(game, Solver(), 2)
@@ -62,7 +61,7 @@ def test_beginner_and_expert_two_themes(play):
     assert result.final.shape == (16, 30)
 
 
-def test_a_board_that_went_away_is_never_clicked(desktop, play):
+def test_a_board_that_went_away_is_never_clicked(desktop, play):  # noqa: F811 - play is the fixture
     """No window to ask whether the game is still there: between the read and the click the
     board goes (the game is switched back to its level chooser). The ring around the board
     read no longer matches, the bot reads again, finds no board and stops without a click."""
@@ -80,13 +79,13 @@ def test_a_board_that_went_away_is_never_clicked(desktop, play):
     assert game.pointer.log == []
 
 
-def test_moving_the_mouse_stops_the_run(desktop, play):
+def test_moving_the_mouse_stops_the_run(desktop, play):  # noqa: F811 - play is the fixture
     """The fail-safe on Wayland: a second input device (another RemoteDesktop session, as a
     person's mouse) throws the pointer into the bottom-right corner and keeps it there while
     the bot plays expert games; the run stops with the fail-safe's ``Interrupted`` (exit 130),
     every click made inside the board. (Not the top-left corner: GNOME Shell opens its
     overview there, which would leave the next test's game a thumbnail.)"""
-    from minebot.desktop.mutter import MutterSession
+    from minebot.backends.mutter.session import MutterSession
     from minebot.errors import EXIT_INTERRUPTED, Interrupted
     from minebot.loop import play_game
     from minebot.solver import Solver
@@ -121,7 +120,7 @@ def test_moving_the_mouse_stops_the_run(desktop, play):
 def test_minebot_play_finds_a_game_it_did_not_start(desktop, tmp_path):
     """`minebot play` in the desktop's environment (WAYLAND_DISPLAY, its session bus, no
     DISPLAY) detects mutter, finds the board on the screen cast and plays one game."""
-    from minebot.desktop import GnomeMines
+    from minebot.sandbox.mines import GnomeMines
     log = tmp_path / "games.jsonl"
     clicks = tmp_path / "clicks.jsonl"
     with GnomeMines(desktop, level="beginner", window=(810, 656)):
@@ -161,8 +160,8 @@ def test_demo_on_a_private_gnome_wayland(tmp_path):
 def test_hint_says_there_is_no_overlay_and_once_works(desktop, tmp_path):
     """GNOME on Wayland lets no client draw over another: `minebot hint` says so (exit 5) and
     names what works; `hint --once --text` and `--once --png` read the game from the cast."""
-    from minebot.desktop import GnomeMines
     from minebot.errors import EXIT_UNSUPPORTED
+    from minebot.sandbox.mines import GnomeMines
     env = desktop.env()
     with GnomeMines(desktop, level="beginner", window=(810, 656)):
         run = lambda *a: subprocess.run([sys.executable, "-m", "minebot", "hint", *a], env=env,  # noqa: E731

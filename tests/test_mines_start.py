@@ -17,10 +17,11 @@ import cv2
 import numpy as np
 import pytest
 
-from minebot.desktop.frames import FrameSource
-from minebot.desktop.mines import GnomeMines, wait_for_game
-from minebot.desktop.window import Rect
-from minebot.desktop.xvfb import DesktopError
+from minebot.backends.capture import GrabbedCapture
+from minebot.backends.frames import FrameSource
+from minebot.backends.x11.window import Rect
+from minebot.errors import DesktopError
+from minebot.sandbox.mines import GnomeMines, wait_for_game
 from minebot.vision import Reader
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "gnome-mines"
@@ -36,7 +37,7 @@ def private_temp(tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
 
 
-class Pictures:
+class Pictures(GrabbedCapture):
     """A capture whose frames are the given screenshots, one per grab, the last one kept."""
 
     def __init__(self, *paths: Path) -> None:
@@ -131,6 +132,6 @@ def test_the_display_annotation_resolves():
     """``GnomeMines(display)`` takes an X display name, an Xvfb or a session Desktop: its
     annotation names ``Desktop``, which must resolve for anything that evaluates it
     (``typing.get_type_hints``, documentation tools)."""
-    from minebot.desktop.session import Desktop
+    from minebot.sandbox.session import Desktop
     hints = typing.get_type_hints(GnomeMines.__init__)
     assert Desktop in typing.get_args(hints["display"])

@@ -112,8 +112,9 @@ def test_clicks_go_out_without_tkinter():
     """The X11 input route (imported lazily, only when a pointer is made) works without
     tkinter: a click inside the bounds reaches a private X server, one outside is refused."""
     code = textwrap.dedent("""
-        from minebot.desktop import Xvfb
-        from minebot.input import Pointer, UnsafeClickError
+        from minebot.sandbox.xvfb import Xvfb
+        from minebot.backends.pointer import UnsafeClickError
+        from minebot.backends.x11.pointer import Pointer
         from Xlib import display as xdisplay
         with Xvfb(320, 240) as x:
             pointer = Pointer(x.display)

@@ -45,7 +45,7 @@ def test_strategy_wins_every_no_guess_board(size, mines, rules, first):
 
 def test_generator_rejects_boards_that_need_a_guess():
     # Expert-density boards are rarely logic-solvable: the generator must skip most draws.
-    from minebot.game.rules import place_mines
+    from minebot.rules import place_mines
     rng = np.random.default_rng(4)
     verdicts = [solvable_without_guessing(Layout.from_mask(place_mines(rng, 8, 8, 14, "safe", (0, 0)),
                                                            (0, 0)), "safe", (0, 0)) for _ in range(30)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from minebot.desktop.window import Rect
+from minebot.backends.x11.window import Rect
 from minebot.errors import NoGameError
 from minebot.game.points import PARK_OFFSET, board_rect, bounds, cell_point, park_point
 

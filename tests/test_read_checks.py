@@ -7,7 +7,7 @@ import numpy as np
 
 from minebot.board import Board, GameState
 from minebot.game.read_checks import complete_board, shape_problem
-from minebot.game.ui_gnome_mines import GnomeMinesUI
+from minebot.games.gnome_mines.ui import GnomeMinesUI
 from minebot.vision.reader import Reading
 
 FRAME = np.zeros((100, 100, 3), np.uint8)

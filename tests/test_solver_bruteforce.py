@@ -205,7 +205,7 @@ def test_lookahead_recount_matches_a_rebuilt_board():
             rebuilt = board.replace(cells=cells)
             truth = len(brute_force(rebuilt, board.mines)[1])
             kept += [(value, truth, with_revealed(cons, cell, value)), (value, truth, shared.show(value))]
-        for value, truth, nxt in kept:
+        for _value, truth, nxt in kept:
             if nxt is None:
                 assert truth == 0
                 continue

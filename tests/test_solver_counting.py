@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-
 from minebot.board import Board
 from minebot.game.engine import EngineGame
 from minebot.move import Action, Move
 from minebot.solver import analyse
-from minebot.solver.counting import count_component
 from minebot.solver.constraints import build_constraints
+from minebot.solver.counting import count_component
 
 
 def _expert_position(seed: int) -> Board:
@@ -17,9 +16,9 @@ def _expert_position(seed: int) -> Board:
 
 
 def test_packing_keeps_every_coefficient():
-    from minebot.solver.counting import _field_bits, unpack
+    from minebot.solver.counting import field_bits, unpack
     for n in (3, 62, 63, 140):
-        bits = _field_bits(n)
+        bits = field_bits(n)
         # Coefficients near the field's top, all below 2**64 (wide fields take a numpy path
         # then), and one wide coefficient among small ones.
         for coeffs in ([(1 << n) - 1 - k for k in range(n + 1)],
@@ -43,7 +42,7 @@ def test_large_components_match_a_plain_enumeration_of_their_totals():
         # Transfer over positions with state (mine at i-1, mine at i).
         ways = {(0, 0): 1, (0, 1): 1, (1, 0): 0, (1, 1): 0}
         ways = {(a, b): 1 for a in (0, 1) for b in (0, 1) if a + b == 1}  # first number: cells 0,1
-        for i in range(2, length):
+        for _ in range(2, length):
             nxt = {}
             for (a, b), w in ways.items():
                 for c in (0, 1):

@@ -86,7 +86,7 @@ def test_opening_a_dead_cell_first_never_wins_more_than_some_other_cell():
     as opening the dead cell now."""
     from minebot.solver.endgame import Endgame
     checked = 0
-    for board, cons, counts, unknown, layouts in islice(enumerated_positions(31, max_unknown=10), 4000):
+    for board, cons, _counts, unknown, layouts in islice(enumerated_positions(31, max_unknown=10), 4000):
         if checked >= 200:
             break
         dead = _dead_by_enumeration(board, unknown, layouts)

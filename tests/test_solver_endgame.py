@@ -107,6 +107,7 @@ def test_win_probability_matches_a_naive_game_tree(seed, max_unknown, min_layout
 def test_row_groups_match_numpy_unique_over_rows():
     """The base-9 grouping gives np.unique's own groups, in its order, for short and long rows."""
     import numpy as np
+
     from minebot.solver.endgame import row_groups
     rng = np.random.default_rng(1)
     for k in (1, 2, 5, 19, 20, 30):

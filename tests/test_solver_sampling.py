@@ -16,7 +16,6 @@ from minebot.move import Action, Move
 from minebot.solver import analyse
 from minebot.solver.constraints import build_constraints
 from minebot.solver.sampling import LayoutSampler, below, pick
-
 from tests.test_solver_bruteforce import brute_force, random_position
 
 DRAWS_PER_LAYOUT = 30

@@ -8,7 +8,7 @@ import pytest
 
 from minebot.board import Board
 from minebot.move import Action
-from minebot.solver import Solver
+from minebot.solver import GuessKind, Solver
 from tests.test_solver_bruteforce import brute_force, random_position
 
 
@@ -48,11 +48,11 @@ def test_forced_fifty_fifty_is_recognised():
     solver = Solver(endgame_layouts=0)     # a position this small is otherwise the endgame search's
     move = solver.next_moves(board)[0]
     assert move.cell in {(0, 0), (1, 0)} and move.p_mine == 0.5
-    assert solver.last_reason.startswith("forced 50/50")
+    assert solver.last_kind is GuessKind.FORCED_FIFTY
     # With an unknown cell next to the pair that could still be opened, it is not forced.
     board = Board.parse('{"mines": 1}\n01--\n01--\n')
     solver.next_moves(board)
-    assert not solver.last_reason.startswith("forced 50/50")
+    assert solver.last_kind is not GuessKind.FORCED_FIFTY
 
 
 @pytest.mark.parametrize("preset", ["default", "strong"])
@@ -195,8 +195,8 @@ def test_look_ahead_survival_matches_enumeration():
 
 def test_potential_fifty_fifty_counts_pairs_nothing_can_tell_apart():
     from minebot.solver.constraints import build_constraints
-    from minebot.solver.probability import count_position
     from minebot.solver.fifty_fifty import potential_fifty_fifty
+    from minebot.solver.probability import count_position
     # Two cells under two 1s, nothing beyond their ends: a 50/50 in every layout.
     board = Board.parse('{"mines": 1}\n11\n--\n')
     cons = build_constraints(board, 1)
@@ -212,8 +212,8 @@ def test_potential_fifty_fifty_counts_pairs_nothing_can_tell_apart():
 
 def test_pseudo_fifty_fifty_is_a_cell_that_is_a_mine_only_inside_such_a_pair():
     from minebot.solver.constraints import build_constraints
-    from minebot.solver.probability import count_position
     from minebot.solver.fifty_fifty import pseudo_fifty_fifty
+    from minebot.solver.probability import count_position
     board = Board.parse('{"mines": 1}\n11\n--\n')
     cons = build_constraints(board, 1)
     assert pseudo_fifty_fifty(cons, count_position(cons)) == (1, 0)
@@ -264,10 +264,11 @@ def test_dominating_finds_a_safer_cell_safe_whenever_the_choice_is():
     Certain cells would make the answer trivial, so they are left out; the test goes on until
     it has seen both answers often."""
     from itertools import islice
+
     from minebot.solver.strategy import DOMINANCE_GAP, dominating
     from tests.test_solver_bruteforce import enumerated_positions
     found = none = 0
-    for board, cons, counts, unknown, layouts in islice(enumerated_positions(31, max_unknown=14), 4000):
+    for board, cons, _counts, unknown, layouts in islice(enumerated_positions(31, max_unknown=14), 4000):
         if found >= 40 and none >= 40:
             break
         safety = {c: 1.0 - layouts[:, unknown.index(c)].mean() for c in cons.cells}   # from the layouts

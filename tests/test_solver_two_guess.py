@@ -11,10 +11,11 @@ import numpy as np
 import pytest
 
 from minebot.board import neighbours
-from minebot.solver import Solver
+from minebot.solver import GuessKind, Solver
 from minebot.solver.constraints import build_constraints
+from minebot.solver.lookahead import StepBudget
 from minebot.solver.probability import CountCache, count_position
-from minebot.solver.strategy import Guesser, _Budget
+from minebot.solver.strategy import Guesser
 from minebot.solver.two_guess import two_guess_survival
 from tests.test_solver_bruteforce import brute_force, random_position
 
@@ -98,7 +99,7 @@ def test_two_guess_survival_matches_enumeration():
             safe = 1.0 - counts.mine_weight[v] / counts.layouts
             if safe == 0:
                 continue
-            got = two_guess_survival(guesser, cons, cell, counts.layouts, safe, -1.0, _Budget(10 ** 9))
+            got = two_guess_survival(guesser, cons, cell, counts.layouts, safe, -1.0, StepBudget(10 ** 9))
             want = truth.two_guess(cell)
             assert got == pytest.approx(want, abs=1e-9), (str(board), cell)
             one_step = guesser.look_ahead(cons, counts, cell).survive
@@ -119,7 +120,7 @@ def test_close_calls_choose_the_best_two_guess_cell():
     for board, cons in _positions(5, 25):
         counts = count_position(cons)
         choice = guesser.choose(cons, counts)
-        if not choice.reason.startswith("two-guess"):
+        if choice.kind is not GuessKind.TWO_GUESS:
             continue                           # a forced 50/50, or one candidate only
         truth = Enumeration(board)
         best = max(truth.two_guess(cell) for v, cell in enumerate(cons.cells)
@@ -133,7 +134,7 @@ def test_close_calls_choose_the_best_two_guess_cell():
 def test_an_exhausted_close_call_budget_keeps_the_one_step_choice():
     plain = Guesser(CountCache(), endgame_layouts=0)
     starved = Guesser(CountCache(), endgame_layouts=0, close_margin=1.0, close_budget=1)
-    for board, cons in _positions(6, 15):
+    for _board, cons in _positions(6, 15):
         counts = count_position(cons)
         assert starved.choose(cons, counts).cell == plain.choose(cons, counts).cell
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from minebot.board import Board, Cell, neighbour_count
-from minebot.solver import Solver
+from minebot.solver import GuessKind, Solver
 from minebot.solver.analysis import analyse
 from minebot.solver.constraints import build_constraints
 from minebot.solver.probability import count_position
@@ -84,7 +84,7 @@ def test_the_solver_guesses_inside_the_set_at_once():
     solver = Solver(endgame_layouts=0)     # a position this small is otherwise the endgame search's
     move = solver.next_moves(Board.parse(CHAIN))[0]
     assert move.cell in {(0, 0), (1, 0), (3, 0), (4, 0)} and move.p_mine == 0.5
-    assert solver.last_reason.startswith("forced 50/50")
+    assert solver.last_kind is GuessKind.FORCED_FIFTY
 
 
 def guess_positions(rng, rows=5, cols=6, mines=8):

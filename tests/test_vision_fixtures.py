@@ -12,10 +12,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_vision_truth import logic_problems
 
 from minebot.board import Board, GameState
 from minebot.vision import Reader, UnmatchedCellsError, load_image, read_image
-from test_vision_truth import logic_problems
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "gnome-mines"
 PNGS = sorted(FIXTURES.glob("*.png"))

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from minebot.vision import load_image
-from minebot.vision.locate import _continues, locate
+from minebot.vision.locate import continues, locate
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "gnome-mines"
 SHOTS = sorted(p for p in FIXTURES.glob("*.png")
@@ -26,14 +26,14 @@ def _cut(grid, side: str):
 @pytest.mark.parametrize("png", SHOTS, ids=lambda p: p.stem)
 def test_whole_board_has_clear_edges(png: Path):
     frame = load_image(png)
-    assert _continues(frame, locate(frame)) is None
+    assert continues(frame, locate(frame)) is None
 
 
 @pytest.mark.parametrize("side", ["right", "left", "bottom", "top"])
 @pytest.mark.parametrize("png", SHOTS, ids=lambda p: p.stem)
 def test_part_of_a_board_is_noticed(png: Path, side: str):
     frame = load_image(png)
-    assert _continues(frame, _cut(locate(frame), side)) == side
+    assert continues(frame, _cut(locate(frame), side)) == side
 
 
 def test_a_screenshot_cut_through_the_board_is_refused_by_the_counter():

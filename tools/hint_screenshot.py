@@ -22,12 +22,13 @@ def make_screenshot(out: str, level: str = "intermediate", window=(810, 656),
                     probabilities: bool = True, clicks: int = 1) -> str:
     import cv2
 
-    from minebot.desktop import GnomeMines, Screen, Xvfb
-    from minebot.levels import LEVELS
-    from minebot.vision import Reader
-    from minebot.solver.doubts import sure_board
+    from minebot.backends.x11.capture import CompositeCapture, Screen
     from minebot.hint.advise import advise
-    from minebot.desktop.capture import CompositeCapture
+    from minebot.levels import LEVELS
+    from minebot.sandbox.mines import GnomeMines
+    from minebot.sandbox.xvfb import Xvfb
+    from minebot.solver.doubts import sure_board
+    from minebot.vision import Reader
 
     mines = LEVELS[level].mines
     with Xvfb(1280, 1024) as xv, GnomeMines(xv, level=level, window=window) as game:

@@ -27,6 +27,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from make_digit_bank import render  # noqa: E402
+
 from minebot.vision.counter import COUNTER_BANK, glyph_mask  # noqa: E402
 
 CHARS = "0123456789/"

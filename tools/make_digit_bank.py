@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from minebot.desktop.fonts import fontconfig_file  # noqa: E402
+from minebot.sandbox.fonts import fontconfig_file  # noqa: E402
 from minebot.vision.glyphs import BANK_FILE, Bank, describe, save_bank  # noqa: E402
 
 THEME = Path("/usr/share/gnome-mines/themes/default")

@@ -2,7 +2,7 @@
 
     .venv/bin/python tools/record_clone_fixtures.py [--out fixtures] [--only xdemineur|kmines]
 
-Each game runs privately: its own Xvfb (``minebot.desktop.Xvfb``), KMines also its own
+Each game runs privately: its own Xvfb (``minebot.sandbox.Xvfb``), KMines also its own
 ``dbus-run-session`` and a private ``XDG_CONFIG_HOME`` holding a ``kminesrc``. Both are ended by
 their process group (the one this tool started), never by name. The pointer is driven with
 ``xdotool`` at cell centres computed from the geometry measured on the window.
@@ -39,11 +39,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from minebot.backends.frames import FrameSource  # noqa: E402
+from minebot.backends.x11.capture import Screen  # noqa: E402
 from minebot.board import CELL_CHARS, Board, Cell, neighbour_count  # noqa: E402
-from minebot.desktop.capture import Screen  # noqa: E402
-from minebot.desktop.frames import FrameSource  # noqa: E402
-from minebot.desktop.clones import KMINES_LEVELS, KMines, Xdemineur  # noqa: E402
-from minebot.desktop.xvfb import DesktopError, Xvfb  # noqa: E402
+from minebot.errors import DesktopError  # noqa: E402
+from minebot.games.kmines.profile import LEVELS as KMINES_LEVELS  # noqa: E402
+from minebot.sandbox.clones import KMines, Xdemineur  # noqa: E402
+from minebot.sandbox.xvfb import Xvfb  # noqa: E402
 
 SCREEN = (1280, 1024)
 PARK = (SCREEN[0] - 4, SCREEN[1] - 4)        # pointer parked off every window
@@ -85,7 +87,7 @@ def same(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 class Session:
-    """One game (a ``minebot.desktop.clones`` launcher, made by ``make(display)``) on its own
+    """One game (a ``minebot.sandbox.clones`` launcher, made by ``make(display)``) on its own
     Xvfb; the pointer is parked off the window."""
 
     def __init__(self, make) -> None:
@@ -352,7 +354,8 @@ def write_game(out: Path, stem: str, game: Game, meta: dict, only: tuple[str, ..
                         if fr.state == "lost" else
                         "the same game's lost frame shows every mine; revealed cells never change, so each "
                         "number here is the mine count around it in that layout"),
-                 truth_checks=["logic_problems", "each cell's most similar other cell (mean absolute difference) carries the same truth code"],
+                 truth_checks=["logic_problems", "each cell's most similar other cell (mean absolute "
+                                "difference) carries the same truth code"],
                  pointer="parked off the window")
         (out / f"{name}.json").write_text(json.dumps(m, indent=1) + "\n")
         written.append(name)

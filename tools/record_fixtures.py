@@ -26,13 +26,15 @@ from pathlib import Path
 
 import numpy as np
 
+from minebot.backends.frames import FrameSource
+from minebot.backends.readings import read_once
+from minebot.backends.x11.capture import Screen
+from minebot.backends.x11.window import Rect
 from minebot.board import Board, Cell, GameState
-from minebot.desktop.capture import Screen
-from minebot.desktop.frames import FrameSource
-from minebot.desktop.readings import read_once
-from minebot.desktop.mines import GnomeMines, custom_mines_roundtrip
-from minebot.desktop.window import Rect
-from minebot.desktop.xvfb import DesktopError, Xvfb
+from minebot.errors import DesktopError
+from minebot.games.gnome_mines.profile import custom_mines_roundtrip
+from minebot.sandbox.mines import GnomeMines
+from minebot.sandbox.xvfb import Xvfb
 
 # bgcolors palette (RGB) from the theme's SVGs, measured on screen.
 COVERED = (0xBA, 0xBD, 0xB6)
@@ -293,7 +295,7 @@ class Recorder:
         ``dense``: a board with many mines, played with guesses until much of it is open, so
         that the high numbers (5-8) show up; games lost on the way are retried.
         """
-        for attempt in range(tries):
+        for _attempt in range(tries):
             try:
                 return self._scenario(xvfb, name, rows, cols, mines, window, level,
                                       full_screen_at, dense)
@@ -303,7 +305,7 @@ class Recorder:
 
     def _scenario(self, xvfb: Xvfb, name: str, rows: int, cols: int, mines: int,
                   window: tuple[int, int], level: str | None, full_screen_at, dense: bool) -> None:
-        from minebot.input import Pointer
+        from minebot.backends.x11.pointer import Pointer
         print(f"scenario {name}: {cols}x{rows}/{mines} window {window[0]}x{window[1]}", flush=True)
         custom = None if level else (rows, cols, mines)
         if custom and custom_mines_roundtrip(rows, cols, mines) != mines:
@@ -369,7 +371,7 @@ class Recorder:
 
     def won(self, xvfb: Xvfb, name: str, level: str, window: tuple[int, int], tries: int = 6) -> None:
         """Play whole games with the solver until one is won; capture it in all themes."""
-        from minebot.input import Pointer
+        from minebot.backends.x11.pointer import Pointer
         from minebot.levels import LEVELS
         lv = LEVELS[level]
         for attempt in range(tries):
@@ -412,7 +414,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    from minebot.desktop.xvfb import exit_on_sigterm
+    from minebot.sandbox.xvfb import exit_on_sigterm
     exit_on_sigterm()
     rec = Recorder(out, args.seed)
     wanted = set(args.only or [])

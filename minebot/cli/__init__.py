@@ -14,6 +14,7 @@ import signal
 import sys
 from typing import Callable, Sequence
 
+from .. import __version__
 from ..errors import MinebotError, Terminated, interrupt_exit_code
 
 # Order here is the order in ``minebot --help``. A module that does not exist yet is skipped.
@@ -38,7 +39,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="minebot", description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    from .. import __version__
     parser.add_argument("--version", action="version", version=f"minebot {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:

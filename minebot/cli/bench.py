@@ -11,9 +11,15 @@ import argparse
 import json
 import sys
 import time
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Generator, Iterable
 
-from ..errors import interrupt_exit_code
+from ..errors import BadInputError, interrupt_exit_code
+from ..game.engine import EngineGame
+from ..game.layouts import load_layouts, save_layouts
+from ..games.interfaces import ui_for
+from ..levels import parse_cell, parse_size
+from ..loop import play_game
+from ..rules import RULES, Rules, allowed_cells
 from ..stats import wilson
 
 HELP = "benchmark the solver on the headless engine (win rate with 95% interval, timings)"
@@ -26,7 +32,7 @@ def register(sub) -> None:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--size", default="30x16", help="board size COLSxROWS (default 30x16)")
     p.add_argument("--mines", type=int, default=99, help="number of mines (default 99)")
-    p.add_argument("--rules", default="zero", choices=("zero", "safe", "preopened"),
+    p.add_argument("--rules", default=Rules.ZERO, choices=RULES,
                    help="first-click rule set (default zero)")
     p.add_argument("--game", default=None, metavar="NAME",
                    help="play by the rules of this game: gnome-mines, kmines (zero), xdemineur "
@@ -62,7 +68,6 @@ def solver_options(text: str | None) -> dict:
     """``--solver``: Solver keyword arguments (a JSON object, or the name of a preset such as
     "strong"), checked here by building a Solver, so a typo is one line before the first game
     rather than a traceback in a worker."""
-    from ..errors import BadInputError
     from ..solver import PRESETS
     if text is None:
         return {}
@@ -77,9 +82,9 @@ def solver_options(text: str | None) -> dict:
         from ..solver import Solver
         Solver(**options)
     except (ValueError, TypeError) as err:
-        if not text.lstrip().startswith("{"):
-            err = f"not a JSON object, nor a preset ({', '.join(sorted(PRESETS))})"
-        raise BadInputError(f"--solver {text}: {err}") from None
+        why = (str(err) if text.lstrip().startswith("{")
+               else f"not a JSON object, nor a preset ({', '.join(sorted(PRESETS))})")
+        raise BadInputError(f"--solver {text}: {why}") from None
     return options
 
 
@@ -90,12 +95,10 @@ def _percentile(values: list[float], q: float) -> float:
     return float(np.percentile(np.asarray(values), q))
 
 
-def _play(task: tuple) -> tuple[bool, float, list[float], float]:
+def play_task(task: tuple) -> tuple[bool, float, list[float], float]:
     """Play one game (in a worker): (won, ms for the game, ms per solver call, CPU ms)."""
     rows, cols, mines, rules, first, seed, layout, spec, *rest = task
     flags_to_win = bool(rest and rest[0])
-    from ..game.engine import EngineGame
-    from ..loop import play_game
     solver = solver_for(spec)
     game = EngineGame(rows, cols, mines, rules=rules, seed=seed, layout=layout, first_click=first,
                       flags_to_win=flags_to_win)
@@ -153,8 +156,6 @@ def summarise(outcomes: list[tuple]) -> dict:
 
 
 def _tasks(args) -> list[tuple]:
-    from ..errors import BadInputError
-    from ..levels import parse_cell, parse_size
     rows, cols = parse_size(args.size)
     first = parse_cell(args.first) if args.first else None
     if first is not None and not (0 <= first[0] < rows and 0 <= first[1] < cols):
@@ -166,7 +167,6 @@ def _tasks(args) -> list[tuple]:
     if not args.boards:
         _check_mines(rows, cols, args.mines, args.rules, first)
     if args.boards:
-        from ..game.layouts import load_layouts
         layouts = load_layouts(args.boards)
         if not layouts:
             raise BadInputError(f"{args.boards}: no layouts in the file")
@@ -176,13 +176,12 @@ def _tasks(args) -> list[tuple]:
         from ..solver.noguess import no_guess_layouts
         from ..solver.solver import default_first_click
         start = first or default_first_click(rows, cols, args.rules)
-        if args.rules == "preopened":
+        if args.rules == Rules.PREOPENED:
             raise BadInputError("--no-guess needs a first click: use --rules zero or safe")
         if sys.stderr.isatty():
             sys.stderr.write(f"generating {args.games} no-guess boards...\n")
         layouts = list(no_guess_layouts(rows, cols, args.mines, args.rules, start, args.games, args.seed))
         if args.save_boards:
-            from ..game.layouts import save_layouts
             save_layouts(args.save_boards, layouts)
         return [(rows, cols, args.mines, args.rules, start, None, lay, spec) for lay in layouts]
     return [(rows, cols, args.mines, args.rules, first, game_seed(args.seed, i), None, spec)
@@ -205,7 +204,8 @@ def layout_tasks(layouts: list, rules: str, first: tuple[int, int] | None = None
             for lay in layouts]
 
 
-def play_tasks(tasks: Iterable[tuple], jobs: int, work: Callable[[tuple], tuple] = _play) -> Iterator[tuple]:
+def play_tasks(tasks: Iterable[tuple], jobs: int,
+               work: Callable[[tuple], tuple] = play_task) -> Generator[tuple, None, None]:
     """The outcomes of ``tasks`` in task order (see ``summarise`` for their form), each played
     by ``work`` in a worker (by default one game of ``minebot bench``; other tools pass their own).
 
@@ -223,15 +223,13 @@ def play_tasks(tasks: Iterable[tuple], jobs: int, work: Callable[[tuple], tuple]
 
 def _check_mines(rows: int, cols: int, mines: int, rules: str, first) -> None:
     """The mines must fit the cells the rule set leaves free (the engine draws them there)."""
-    from ..errors import BadInputError
-    from ..game.rules import allowed_cells
     from ..solver.solver import default_first_click
     start = first or default_first_click(rows, cols, rules)
     room = int(allowed_cells(rows, cols, rules, start).sum())
-    if rules == "preopened":           # the game opens a zero cell: at least a corner's 2x2 free
+    if rules == Rules.PREOPENED:           # the game opens a zero cell: at least a corner's 2x2 free
         room -= min(rows, 2) * min(cols, 2) - 1
     if not 0 <= mines <= room:
-        where = f"first click {start[0]},{start[1]}, " if start is not None and rules != "preopened" else ""
+        where = f"first click {start[0]},{start[1]}, " if start is not None and rules != Rules.PREOPENED else ""
         raise BadInputError(f"--mines {mines}: between 0 and {max(room, 0)} on a {cols}x{rows} board "
                             f"({where}rule {rules})")
 
@@ -247,7 +245,6 @@ def _progress(done: int, total: int, wins: int, start: float) -> None:
 
 def game_rules(name: str) -> tuple[str, bool]:
     """(rule set, flags_to_win) of a game, from its profile and its ``GameUI``."""
-    from ..game.ui import ui_for
     ui = ui_for(name)
     return ui.rules, ui.flags_to_win
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from ..board import Board
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -18,8 +20,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import sys
-
-    from ..board import Board
 
     if args.file == "-":
         board = Board.parse(sys.stdin.read(), "<stdin>")

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 import argparse
 
+from .. import games
+from ..backends.backend import open_backend
+from ..backends.frames import FrameSource
+from ..board import CELL_CHARS, Board
+from ..errors import BadInputError, MinebotError
+
 EPILOG = """\
 how to go from nothing to 'minebot read' on a new theme or clone:
   1. Show a game with as many different cells as you can: covered, several numbers, a flag,
@@ -59,17 +65,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import shutil
     import sys
-
-    import cv2
     from pathlib import Path
 
-    from .. import games
-    from ..board import CELL_CHARS, Board
-    from ..errors import BadInputError
+    import cv2
+
     from ..solver import check_rules
     from ..vision import load_image
-    from ..vision.calibrate import (Example, check_conflicts, examples_from_frame,
-                                    merge_examples)
+    from ..vision.calibrate import Example, check_conflicts, examples_from_frame, merge_examples
     from ..vision.templates import TemplateSet, available_sets, user_templates_dir, write_set
 
     profile = games.get(args.game) if args.game else None
@@ -113,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     for (_, board_file), board in zip(args.example, boards):
         check_rules(board, board_file)
     by_looks = False
-    for (image, board_file), board in zip(args.example, boards):
+    for (image, _board_file), board in zip(args.example, boards):
         frame = load_image(image)
         new, found_by_looks = examples_from_frame(frame, board, source=image, profile=profile,
                                                   kept=kept)
@@ -165,8 +167,6 @@ def _screen_frame():
     """The whole screen now, through the desktop's own backend and the one frame source: the
     root window on X11, mutter's screen cast on GNOME on Wayland; under XWayland, whose root
     reads black, a clear refusal rather than a black frame to label."""
-    from ..desktop.backend import open_backend
-    from ..desktop.frames import FrameSource
     with open_backend() as backend, \
             FrameSource(backend.screen(), backend.screen_rect) as screen:
         return screen.grab()
@@ -174,7 +174,6 @@ def _screen_frame():
 
 def _verify(image: str, folder, progress) -> None:
     """Read a calibration image back with the new set: the user sees at once if it works."""
-    from ..errors import MinebotError
     from ..vision import Reader, load_image
 
     try:

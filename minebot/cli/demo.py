@@ -14,8 +14,17 @@ import json
 import os
 import time
 from pathlib import Path
+from typing import Any
 
+from ..backends.mutter.backend import MutterBackend
+from ..errors import BadInputError, Interrupted, MinebotError
+from ..game.live import LiveGame
+from ..game.replay import Recording
+from ..games import DEFAULT
+from ..games.interfaces import UIS, ui_for
+from ..outputs import check_file, check_folder, write_failed
 from .bench import add_solver_option, solver_options
+from .play import Session, crops_folder, play_session
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,7 +40,7 @@ and game-NNN-won.png / -lost.png (each finished board). Needs the Debian package
 gnome-mines (installed by .ci/setup). With --wayland the same demo runs on a private headless
 mutter (GNOME's compositor, no XWayland) with PipeWire and WirePlumber on a private session bus,
 the game a native Wayland client.""")
-    p.add_argument("--game", default="gnome-mines", choices=("gnome-mines", "xdemineur", "kmines"),
+    p.add_argument("--game", default=DEFAULT, choices=tuple(UIS),
                    help="the game to start (default %(default)s); xdemineur plays 16x16/40 as "
                         "'beginner' and 30x16/99 as 'expert', KMines (Classic theme) Easy 9x9/10 "
                         "and Hard 30x16/99")
@@ -60,7 +69,6 @@ the game a native Wayland client.""")
 
 
 def _window(text: str) -> tuple[int, int]:
-    from ..errors import BadInputError
     try:
         w, h = (int(v) for v in text.lower().split("x"))
     except ValueError:
@@ -68,23 +76,6 @@ def _window(text: str) -> tuple[int, int]:
     if w < 590 or h < 460 or w > 4000 or h > 3000:
         raise BadInputError(f"--window {text}: between 590x460 and 4000x3000")
     return w, h
-
-
-CLONE_BOARDS = {
-    "xdemineur": {"beginner": {"cols": 16, "rows": 16, "mines": 40},
-                  "expert": {"cols": 30, "rows": 16, "mines": 99}},
-    "kmines": {"beginner": {"level": "easy"}, "expert": {"level": "hard"}},
-}
-"""What ``--beginner``/``--expert`` play in the other games (launcher options)."""
-
-
-def clone_for(game: str, level: str, display, window: tuple[int, int]):
-    """A private xdemineur or KMines (not started) for ``level`` of the demo."""
-    from ..desktop.clones import KMines, Xdemineur
-    options = CLONE_BOARDS[game][level]
-    if game == "xdemineur":
-        return Xdemineur(display, **options)
-    return KMines(display, theme="classic", window=window, **options)
 
 
 def describe_board(launcher) -> str:
@@ -95,15 +86,12 @@ def describe_board(launcher) -> str:
 def run(args: argparse.Namespace) -> int:
     from contextlib import ExitStack
 
-    from ..desktop import GnomeMines, Xvfb
-    from ..errors import BadInputError, Interrupted, MinebotError
-    from ..game.live import LiveGame
-    from ..game.replay import Recording
-    from ..game.ui import ui_for
-    from ..outputs import check_file, check_folder
+    from ..sandbox.clones import demo_clone
+    from ..sandbox.mines import GnomeMines  # the sandbox only when a demo runs, not with
+    from ..sandbox.session import open_desktop  # every command (the CLI imports each one)
+    from ..sandbox.xvfb import Xvfb
     from ..solver import Solver
     from ..vision.learn import Learner
-    from .play import Session, crops_folder, play_session
 
     if args.beginner < 0 or args.expert < 0 or args.beginner + args.expert == 0:
         raise BadInputError("--beginner and --expert must be >= 0 and not both 0")
@@ -130,8 +118,8 @@ def run(args: argparse.Namespace) -> int:
         with ExitStack() as stack:
             virtual = args.virtual or not os.environ.get("DISPLAY")
             size = (max(1280, window[0] + 40), max(1024, window[1] + 40))
+            display: Any   # a private desktop, a private Xvfb, or the display's name
             if args.wayland:
-                from ..desktop.session import open_desktop
                 desk = stack.enter_context(open_desktop("gnome-wayland", *size))
                 display = desk
                 print(f"demo: private GNOME on Wayland (headless mutter, {size[0]}x{size[1]})",
@@ -158,9 +146,11 @@ def run(args: argparse.Namespace) -> int:
                     options: dict = {"level": level, "ui": ui_for(args.game)}
                     if args.game != "gnome-mines":
                         # the clones' board size is chosen when they start: one copy per level
-                        mines = stack.enter_context(clone_for(args.game, level, display, window))
-                        print(f"demo: private {args.game} ({level}: {describe_board(mines)})", flush=True)
-                        options = {"ui": options["ui"], "mines": mines.board[2]}
+                        clone = demo_clone(args.game, level, display, window)
+                        stack.enter_context(clone)   # started, and stopped with the demo
+                        print(f"demo: private {args.game} ({level}: {describe_board(clone)})", flush=True)
+                        options = {"ui": options["ui"], "mines": clone.board[2]}
+                        mines = clone
                     options.update({"backend": _mutter(display)} if args.wayland else
                                    {"window_id": mines.window.id})
                     game = LiveGame(mines.display, crops_dir=crops,
@@ -190,14 +180,12 @@ def run(args: argparse.Namespace) -> int:
 
 def _mutter(desk):
     """The bot's own session with the private mutter (``desk``)."""
-    from ..desktop.mutter import MutterBackend
     return MutterBackend(desk.bus)
 
 
 def _write_summary(out: Path, session, per_level: dict, args: argparse.Namespace,
                    window: tuple[int, int], seconds: float) -> None:
     """``summary.json``: the run's summary plus per-level figures, the theme and window."""
-    from ..outputs import write_failed
     summary = session.summary()
     summary["levels"] = per_level
     summary["stopped"] = len(session.stopped)

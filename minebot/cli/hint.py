@@ -5,6 +5,24 @@ from __future__ import annotations
 import argparse
 from contextlib import contextmanager
 
+from ..backends.backend import native_wayland
+from ..backends.capture import Capture
+from ..backends.frames import FrameSource
+from ..backends.mutter.backend import MutterBackend
+from ..backends.mutter.dbus import Bus
+from ..backends.readings import read_once
+from ..backends.x11.capture import CompositeCapture, Screen
+from ..backends.x11.window import X11
+from ..board import Board
+from ..errors import (
+    EXIT_INCONSISTENT,
+    BadInputError,
+    DesktopError,
+    NoGameError,
+    UnsupportedDesktopError,
+)
+from ..levels import parse_cell
+
 DESCRIPTION = """\
 Watch the GNOME Mines window and draw the solver's conclusions over it, without ever clicking:
 green frames on cells that are certainly safe, red frames on certain mines, a magenta frame on a
@@ -63,9 +81,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from ..errors import EXIT_INCONSISTENT, BadInputError
-    from ..levels import parse_cell
-
     pointer = (args.explain or "").strip().lower() == "pointer"
     explain = parse_cell(args.explain) if args.explain and not pointer else None
     if args.mines is not None and args.mines < 0:
@@ -77,7 +92,6 @@ def run(args: argparse.Namespace) -> int:
         raise BadInputError("--explain pointer needs the live overlay (not --once/IMAGE/--png/--text)")
     if not once:
         if _native_wayland(args.display):
-            from ..errors import UnsupportedDesktopError
             raise UnsupportedDesktopError(
                 "GNOME on Wayland does not let a program draw over another application's "
                 "window, so there is no overlay here. What works: `minebot hint --once --png "
@@ -123,7 +137,6 @@ def _one_frame(args):
     """(frame or None, reading or None, board) from IMAGE or the live window."""
     from pathlib import Path
 
-    from ..board import Board
     if args.image and Path(args.image).suffix.lower() in (".board", ".txt"):
         board = Board.load(args.image)
         if args.mines is not None:
@@ -134,7 +147,6 @@ def _one_frame(args):
     if args.image:
         reading = reader.read(frame := load_image(args.image))
         return frame, reading, reading.board
-    from ..desktop.readings import read_once
     with _game_frames(args.display) as frames:
         frame, reading = read_once(frames, reader.read)
     return frame, reading, reading.board
@@ -145,42 +157,38 @@ def _game_frames(display):
     """The frame source of the live game: the window's own pixels (Composite, so a running
     overlay's marks are not read; else the screen), or on GNOME on Wayland the whole screen
     from mutter's screen cast (no window list there)."""
-    from ..desktop.frames import FrameSource
     if _native_wayland(display):
-        from ..desktop.mutter import Bus, MutterBackend
         with MutterBackend(Bus.from_env()) as backend, \
                 FrameSource(backend.screen(), backend.screen_rect) as frames:
             yield frames
         return
-    from ..desktop import find_window
-    from ..desktop.capture import CompositeCapture, Screen
-    from ..desktop.xvfb import DesktopError
-    from ..errors import NoGameError
-    game = find_window(display)
+    with X11(display) as x11:
+        game = x11.find_window()   # GNOME Mines' title and class
     if game is None:
         raise NoGameError("no GNOME Mines window found (start the game, or give an IMAGE)")
     try:
-        pixels = CompositeCapture(display, game)
+        composite: CompositeCapture | None = CompositeCapture(display, game)
     except DesktopError:
-        pixels = None
-    if pixels is None or not pixels.available:
-        if pixels is not None:
-            pixels.close()
+        composite = None
+    pixels: Capture
+    if composite is None or not composite.available:
+        if composite is not None:
+            composite.close()
         pixels = Screen(display)
+    else:
+        pixels = composite
     with FrameSource(pixels, game.rect) as frames:
         yield frames
 
 
 def _native_wayland(display) -> bool:
     """GNOME on Wayland with a native game (an X display named with --display means X11)."""
-    from ..desktop.backend import native_wayland
     return display is None and native_wayland()
 
 
 def _save_png(path: str, image) -> None:
     import cv2
 
-    from ..errors import BadInputError
     try:
         ok = cv2.imwrite(path, image)
     except cv2.error as exc:

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import argparse
 
+from ..errors import BadInputError
+from ..game.layouts import generate_layouts, save_layouts
+from ..levels import parse_cell, parse_size
+from ..rules import RULES, Rules
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -14,7 +19,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "plays them, so two solvers can be compared on identical boards.")
     p.add_argument("--size", default="30x16", help="board size COLSxROWS (default 30x16)")
     p.add_argument("--mines", type=int, default=99, help="number of mines (default 99)")
-    p.add_argument("--rules", default="zero", choices=("zero", "safe", "preopened"),
+    p.add_argument("--rules", default=Rules.ZERO, choices=RULES,
                    help="which cells the first click protects (default zero)")
     p.add_argument("--first", default="3,3", help="first click ROW,COL (default 3,3)")
     p.add_argument("--games", type=int, default=100, help="how many layouts (default 100)")
@@ -24,9 +29,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..errors import BadInputError
-    from ..game.layouts import generate_layouts, save_layouts
-    from ..levels import parse_cell, parse_size
 
     rows, cols = parse_size(args.size)
     first = parse_cell(args.first)

@@ -8,15 +8,30 @@ finished game), and the summary.
 from __future__ import annotations
 
 import argparse
-import os
 import json
+import os
 import statistics
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import BadInputError
+from ..backends.backend import BACKENDS
+from ..errors import (
+    BadInputError,
+    InconsistentBoardError,
+    Interrupted,
+    MinebotError,
+    NoGameError,
+    OutputError,
+    StoppedGameError,
+    UnreadableGameError,
+)
+from ..game.live import LiveGame
+from ..game.replay import Recording
+from ..games.interfaces import ui_for
+from ..levels import parse_size
+from ..loop import play_game
 from ..outputs import check_file, check_folder, save_png, write_failed
 from .bench import add_solver_option, solver_options
 
@@ -84,7 +99,6 @@ a game on a private virtual display, see `minebot demo`.""")
 
 
 def parse_level(args: argparse.Namespace) -> tuple[str | None, tuple[int, int, int] | None]:
-    from ..levels import parse_size
     if args.size is None and args.mines is None:
         return args.level, None
     if args.level:
@@ -176,9 +190,6 @@ def play_session(game, solver, games: int, session: Session, level: str | None =
     so the run gives up (``UnreadableGameError``) instead of starting new games for ever.
     Interruptions and failed writes always stop.
     """
-    from ..errors import (InconsistentBoardError, Interrupted, MinebotError, OutputError,
-                          UnreadableGameError)
-    from ..loop import play_game
     finished = 0
     stops_in_a_row = 0
     first = True
@@ -196,11 +207,11 @@ def play_session(game, solver, games: int, session: Session, level: str | None =
                 message = (f"game {number}: the board read from the screen breaks the rules "
                            f"({exc}); stopped without clicking further; frame saved to {saved}")
             else:
-                saved = None if "saved to" in str(exc) else game.save_frame("stopped")
+                kept = isinstance(exc, NoGameError) and exc.frame is not None
+                saved = None if kept else game.save_frame("stopped")
                 message = f"game {number}: {exc}" + (f" (last frame: {saved})" if saved else "")
             if not keep_going:
-                exc.args = (message,)
-                raise
+                raise StoppedGameError(number, exc, message) from exc
             session.stopped.append({"game": number, "result": "stopped", "reason": message})
             session.log({"game": number, "result": "stopped", "reason": message,
                          "finished_at": time.strftime("%Y-%m-%dT%H:%M:%S")})
@@ -246,14 +257,11 @@ def crops_folder(out: Path) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..errors import Interrupted, MinebotError
     if args.backend == "list":
-        from ..desktop.backend import BACKENDS
         for name, what in BACKENDS.items():
             print(f"{name:10s} {what}")
         return 0
     if args.backend:
-        from ..desktop.backend import BACKENDS
         if args.backend not in BACKENDS:
             raise BadInputError(f"--backend {args.backend}: not one of {', '.join(BACKENDS)} "
                                 "(--backend list describes them)")
@@ -270,8 +278,6 @@ def run(args: argparse.Namespace) -> int:
     if args.record:
         check_folder(args.record, "--record")
     solver_settings = solver_options(args.solver)
-    from ..game.live import LiveGame
-    from ..game.replay import Recording
     from ..solver import Solver
     from ..vision.learn import Learner
 
@@ -279,7 +285,6 @@ def run(args: argparse.Namespace) -> int:
     session = Session(log, screenshots)
     ui = None
     if args.game:
-        from ..game.ui import ui_for
         ui = ui_for(args.game)   # an unknown name is bad input listing the known ones
     game = LiveGame(args.display, templates=args.templates, crops_dir=crops_folder(frames),
                     level=level, custom=custom, ui=ui, click_log=args.click_log, recorder=recorder,

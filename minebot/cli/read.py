@@ -5,6 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 
+from .. import games
+from ..errors import BadInputError
+from ..outputs import check_folder
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -41,9 +45,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from .. import games
-    from ..errors import BadInputError
-    from ..outputs import check_folder
     from ..vision import NoBoardError, Reader, UnmatchedCellsError, load_image
 
     if args.mines is not None and args.mines < 0:

@@ -5,6 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 
+from ..errors import MinebotError
+from ..game.replay import RecordingEndedError, ReplayGame, load_recording, split_games
+from ..loop import play_game
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -24,9 +28,6 @@ was not replayed was not checked.""")
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..errors import MinebotError
-    from ..game.replay import RecordingEndedError, ReplayGame, load_recording, split_games
-    from ..loop import play_game
     from ..solver import Solver
     from ..vision import Reader
 

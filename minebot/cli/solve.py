@@ -6,6 +6,11 @@ import argparse
 import json
 import math
 
+from ..bignum import count_json, count_text
+from ..board import Board
+from ..errors import BadInputError
+from ..rules import RULES
+
 HELP = "solve a board file: certain cells, exact mine probabilities and the move to play"
 
 DESCRIPTION = HELP + """.
@@ -29,7 +34,7 @@ def register(sub) -> None:
     p.add_argument("board", metavar="BOARD_FILE", help="board in minebot's text format")
     p.add_argument("--mines", type=int, default=None,
                    help="total number of mines (overrides the file's header)")
-    p.add_argument("--rules", default=None, choices=("zero", "safe", "preopened"),
+    p.add_argument("--rules", default=None, choices=RULES,
                    help="first-click rule set (only matters on an untouched board)")
     p.add_argument("--encoding", default="native", choices=("native", "binomial"),
                    help="backbone encoding (default native Minicard constraints)")
@@ -42,9 +47,6 @@ def _cells(cells) -> str:
 
 
 def run(args) -> int:
-    from ..bignum import count_json, count_text
-    from ..board import Board
-    from ..errors import BadInputError
     from ..solver import Solver, check_rules
 
     board = Board.load(args.board)

@@ -11,6 +11,7 @@ from typing import Sequence
 
 from ..board import Board
 from ..move import Action, Move
+from ..rules import Rules
 
 
 class Game(ABC):
@@ -21,7 +22,7 @@ class Game(ABC):
     ``preopened``) when known, so a strategy can pick its opening.
     """
 
-    rules: str | None = None
+    rules: Rules | None = None
     first_click: tuple[int, int] | None = None
 
     @abstractmethod
@@ -40,7 +41,7 @@ class Game(ABC):
         """Start the next game of the same size; returns its first board."""
         raise NotImplementedError(f"{type(self).__name__} cannot start a new game")
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - a hook: most games hold nothing to release
         """Release what the game holds (windows, files). Safe to call twice."""
 
     # Conveniences over ``act``.

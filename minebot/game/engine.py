@@ -17,9 +17,9 @@ import numpy as np
 from ..board import Board, Cell, GameState, neighbour_count, neighbours
 from ..errors import BadInputError
 from ..move import Action, Move
+from ..rules import Rules, check_rules, place_mines
 from .base import Game
 from .layouts import Layout
-from .rules import check_rules, place_mines
 
 _MARKS = frozenset(int(c) for c in (Cell.COVERED, Cell.FLAG, Cell.QUESTION))   # plain ints: hashed fast
 
@@ -34,7 +34,7 @@ class EngineGame(Game):
     flagged (xdemineur); otherwise opening the last safe cell wins and flags every mine.
     """
 
-    def __init__(self, rows: int, cols: int, mines: int, rules: str = "zero",
+    def __init__(self, rows: int, cols: int, mines: int, rules: str = Rules.ZERO,
                  seed: int | None = None, layout: Layout | None = None,
                  first_click: tuple[int, int] | None = None, flags_to_win: bool = False) -> None:
         self.rules = check_rules(rules)
@@ -61,9 +61,9 @@ class EngineGame(Game):
         self.clicks = 0
         if self._layout is not None:
             self._arm(self._layout.mask())
-        elif self.rules == "preopened":
-            self._arm(place_mines(self._rng, self.rows, self.cols, self.mines, "preopened", None))
-        if self.rules == "preopened":
+        elif self.rules is Rules.PREOPENED:
+            self._arm(place_mines(self._rng, self.rows, self.cols, self.mines, Rules.PREOPENED, None))
+        if self.rules is Rules.PREOPENED:
             self._preopen()
 
     def _arm(self, mine: np.ndarray) -> None:
@@ -83,7 +83,7 @@ class EngineGame(Game):
             zeros = np.flatnonzero((~self._mine & (self._count == 0)).ravel())
             if zeros.size or self._layout is not None:
                 break
-            self._arm(place_mines(self._rng, self.rows, self.cols, self.mines, "preopened", None))
+            self._arm(place_mines(self._rng, self.rows, self.cols, self.mines, Rules.PREOPENED, None))
         else:
             raise BadInputError(f"{self.mines} mines on a {self.cols}x{self.rows} board: no layout "
                                 f"with a zero cell to pre-open in {self.PREOPEN_DRAWS} draws "

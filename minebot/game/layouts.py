@@ -14,7 +14,7 @@ from typing import Iterable
 import numpy as np
 
 from ..errors import BadInputError
-from .rules import place_mines
+from ..rules import place_mines
 
 
 @dataclass(frozen=True)

@@ -6,13 +6,13 @@
   it is (how its window is found, how a new game starts, its dialogs, its pause, what a fresh
   board looks like). This module knows no game by name.
 - ``WindowGuard`` (``window_guard``): finds and follows the window (or the board on the whole
-  screen), owns its ``FrameSource`` (``minebot.desktop.frames``), and before every batch says
+  screen), owns its ``FrameSource`` (``minebot.backends.frames``), and before every batch says
   whether the board may have moved, been resized, covered or closed: then it is read again,
   never clicked blind. GNOME Mines pauses when it loses focus (and KMines takes keys only with
   it), so focus is re-asserted whenever it is lost.
 - ``Clicker`` (``acting``): sends the clicks of a batch, only inside the board just read, each
   checked just before it goes; ``plan`` and ``points`` are its pure rules.
-- ``observing``: reads through the one capture -> read loop (``minebot.desktop.readings``),
+- ``observing``: reads through the one capture -> read loop (``minebot.backends.readings``),
   the pointer parked off the board (a hovered cell changes colour); after a batch the game is
   watched, not slept on: every clicked cell must change on screen, then two grabs must agree,
   then the read board must show what the moves should have done (``plan.expectation``,
@@ -25,15 +25,18 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
+from ..backends.backend import open_backend
+from ..backends.x11.window import Rect
 from ..board import Board, Cell
-from ..desktop.frames import HOVER_GRACE
-from ..desktop.window import Rect
 from ..errors import BadInputError, NoGameError
+from ..games import DEFAULT
+from ..games.interfaces import detect, ui_for
 from ..move import Move
+from ..rules import Rules
 from . import new_games, observing
 from .acting import PACED_WMS, Clicker
 from .base import Game
@@ -43,6 +46,11 @@ from .read_checks import ScreenMismatchError
 from .saved_frames import save_frame
 from .ui import GameUI
 from .window_guard import WindowGuard
+
+if TYPE_CHECKING:   # pragma: no cover
+    from ..vision.learn import Learner
+    from ..vision.reader import Reader, Reading
+    from .replay import Recording
 
 __all__ = ["LiveGame", "ScreenMismatchError", "PACED_WMS"]
 
@@ -71,16 +79,13 @@ class LiveGame(Game):
                  window_id: int | None = None, use_window: bool = True,
                  cover_wait: float = 3.0, learner=None, ui: GameUI | None = None,
                  backend=None, crops_dir: str | Path | None = None) -> None:
-        from ..desktop.backend import open_backend
         self.backend = backend if backend is not None else open_backend(display)
         self.x11 = self.backend.x11   # None where clients cannot list windows (native Wayland)
         known = ui is not None
         if ui is None:   # the supported game whose window is open (GNOME Mines when none is)
-            from .ui import detect
-            from .ui_gnome_mines import GnomeMinesUI
             ui = detect(self.x11, window_id) if use_window and self.x11 is not None else None
             known = ui is not None      # nothing recognised: the reader tries every game
-            ui = ui or GnomeMinesUI()
+            ui = ui or ui_for(DEFAULT)
         self.ui = ui
         # the game whose window is played, when it was named or recognised: a reading of
         # another game is never played on (``read_checks.game_problem``)
@@ -96,21 +101,25 @@ class LiveGame(Game):
             # Built here, not by the caller: the game named or recognised in the window is the
             # only one the reader looks for (else every game's looks are tried on each locate).
             reader = Reader(templates, crops_dir=crops_dir, game=ui.profile if known else None)
-        self.reader = reader
+        self.reader: Reader = reader
         self.level, self.custom = level, custom
         self.expected_shape: tuple[int, int] | None = None   # set once a game's board is known
         self.mines_hint = mines if mines is not None else (
             ui.levels[level][2] if level else (custom[2] if custom else None))
-        self.recorder, self.learner = recorder, learner
+        self.recorder: Recording | None = recorder
+        self.learner: Learner | None = learner
         self.rereads, self.settle_timeout = rereads, settle_timeout
         self.question_marks = question_marks
         self.frames_dir = Path(frames_dir) if frames_dir else Path(".")
         self.frame: np.ndarray | None = None
-        self.reading = None
+        self.reading: Reading | None = None
         self.clicks = 0             # clicks in the current game
         self.dialogs_closed = 0
         self.frame_index: int | None = None
-        self.won_board = self.won_frame = self.won_px = None   # the last won board, its frame
+        # the last won board, its frame and where the board was in it
+        self.won_board: Board | None = None
+        self.won_frame: np.ndarray | None = None
+        self.won_px: tuple[int, int, int, int] | None = None
         self.guard = WindowGuard(self.backend, ui, window_id=window_id, use_window=use_window,
                                  cover_wait=cover_wait, settle_timeout=settle_timeout)
         self.guard.locate(self.reader.read)
@@ -121,13 +130,13 @@ class LiveGame(Game):
                                question_marks=question_marks)
         # How long a hovered/pressed look may be the click's result still to come: longer
         # where input and frames pass through a compositor's queues (mutter's D-Bus APIs).
-        self.hover_grace = getattr(self.backend, "hover_grace", HOVER_GRACE)
+        self.hover_grace = self.backend.hover_grace
         # Where a click can be dropped on its way (mutter's virtual pointer, KMines' event
         # queue), a clicked cell that shows no change is planned again instead of stopping.
-        self.drops_clicks = self.ui.paced or getattr(self.backend, "drops_clicks", False)
+        self.drops_clicks = self.ui.paced or self.backend.drops_clicks
 
     @property
-    def rules(self) -> str:   # type: ignore[override]
+    def rules(self) -> Rules:   # type: ignore[override]
         """The rule set of the game played (where mines may lie): the ``GameUI``'s."""
         return self.ui.rules
 

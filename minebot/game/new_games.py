@@ -5,22 +5,41 @@ Why apart: how a game is asked for is the game's own (``GameUI.start``,
 ``GameUI.request_new_game``); what follows is the same for every game: its dialogs closed
 first, then reads until a board the ``GameUI`` calls fresh, whose size every later read of the
 game must have (a read of another size is a misread). Only that fresh frame is recorded.
-Functions of the ``LiveGame`` they act on, like the ``GameUI`` methods.
+Functions of the ``LiveGame`` they act on, like the ``GameUI`` methods; what they use of it
+is ``Restartable``, so this module does not depend on ``live`` (which imports it).
 """
 
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ..board import Board
 from ..errors import NoGameError
+from .ui import GameHost, GameUI
 
 if TYPE_CHECKING:   # pragma: no cover
-    from .live import LiveGame
+    from ..vision.learn import Learner
+    from .replay import Recording
 
 
-def start(live: "LiveGame") -> Board:
+class Restartable(GameHost, Protocol):
+    """What starting games needs of the live game (``LiveGame`` is one): its ``GameUI`` (which
+    acts on it as a ``GameHost``), the level asked for, and the per-game state a new game
+    resets (clicks, the recorder's game, what the learner saw)."""
+
+    ui: GameUI
+    level: str | None
+    custom: tuple[int, int, int] | None
+    clicks: int
+    frame_index: int | None
+    learner: "Learner | None"
+    recorder: "Recording | None"
+
+    def close_dialogs(self) -> bool: ...
+
+
+def start(live: Restartable) -> Board:
     """Bring the window to the requested level (or keep its size) with a fresh board."""
     live.close_dialogs()
     live.focus()
@@ -28,7 +47,7 @@ def start(live: "LiveGame") -> Board:
     return live.ui.start(live, live.level, live.custom)
 
 
-def wait_fresh(live: "LiveGame", before: Board | None = None, timeout: float | None = None) -> Board:
+def wait_fresh(live: Restartable, before: Board | None = None, timeout: float | None = None) -> Board:
     """Read until the new game's board shows (only that frame is recorded).
 
     ``before``: the board shown when the new game was asked for (a game that opens an
@@ -62,7 +81,7 @@ def wait_fresh(live: "LiveGame", before: Board | None = None, timeout: float | N
         time.sleep(0.05)
 
 
-def new_game(live: "LiveGame") -> Board:
+def new_game(live: Restartable) -> Board:
     """A new game of the same size, by the game's own interface."""
     live.close_dialogs()
     live.focus()

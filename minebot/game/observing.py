@@ -3,13 +3,14 @@
 Why this way: a frame can be read wrong for many passing reasons (a half-drawn change, the
 pointer's hover, a dialog, a pause, a message over the board), and a wrong reading must never
 be acted on. So a read is taken from a settled frame (``FrameSource.settled``) through the one
-capture -> read loop (``minebot.desktop.readings``), with the pointer parked off the board,
+capture -> read loop (``minebot.backends.readings``), with the pointer parked off the board,
 and must pass ``read_checks`` and what the last moves should have produced
 (``plan.expectation``); else the way is cleared (dialogs closed, the window checked) and the
 game is read again, up to ``live.rereads`` times, then play stops with the frame saved.
 
 These are functions of the ``LiveGame`` they read, like the ``GameUI`` methods: it holds the
-reader, the last reading and what was learned of this game.
+reader, the last reading and what was learned of this game. What they use of it is
+``ObservedGame``, so this module does not depend on ``live`` (which imports it).
 """
 
 from __future__ import annotations
@@ -17,22 +18,60 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import TYPE_CHECKING, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, Sequence
 
 import numpy as np
 
+from ..backends.frames import FrameSource
+from ..backends.readings import readings
 from ..board import Board, GameState
 from ..errors import NoGameError
-from .read_checks import (ScreenMismatchError, complete_board, game_problem, shape_problem,
-                          won_beyond_doubt)
+from .read_checks import (
+    ScreenMismatchError,
+    complete_board,
+    game_problem,
+    shape_problem,
+    won_beyond_doubt,
+)
+from .ui import GameHost, GameUI
 
 if TYPE_CHECKING:   # pragma: no cover
-    from .live import LiveGame
+    from ..vision.learn import Learner
+    from .replay import Recording
 
 
-def observe(live: "LiveGame", expect=None) -> Board:
+class ObservedGame(GameHost, Protocol):
+    """What reading the live game needs of it (``LiveGame`` is one): besides what its
+    ``GameUI`` may use (a paused game is resumed through it), where accepted readings go (the
+    learner, the recorder) and the ways to clear the view before a read again."""
+
+    ui: GameUI
+    frame_index: int | None
+    rereads: int
+    window_game: str | None
+    hover_grace: float
+    learner: "Learner | None"
+    recorder: "Recording | None"
+
+    @property
+    def frames(self) -> FrameSource: ...
+
+    def forget_grid(self) -> None: ...
+
+    def close_dialogs(self) -> bool: ...
+
+    def check_window(self) -> bool: ...
+
+    def park(self, margin: bool = False) -> None: ...
+
+    def watch_board(self) -> None: ...
+
+    def save_frame(self, what: str) -> Path | None: ...
+
+
+def observe(live: ObservedGame, expect=None) -> Board:
     """Capture and read until a clean, settled read (and, with ``expect``, a plausible one)."""
-    from ..desktop.readings import readings
     from ..vision.reader import NoBoardError, UnmatchedCellsError
     last_error: Exception | None = None
     # A game that draws a message over the board after a win or loss (KMines) gets that
@@ -105,14 +144,14 @@ def observe(live: "LiveGame", expect=None) -> Board:
     live.frame = frame
     saved = live.save_frame("unreadable")
     raise type(last_error)(f"{last_error} (after {reads} reads; frame saved "
-                           f"to {saved})") if isinstance(last_error, ScreenMismatchError) \
-        else NoGameError(f"could not read the board: {last_error}; frame saved to {saved}")
+                           f"to {saved})", saved) if isinstance(last_error, ScreenMismatchError) \
+        else NoGameError(f"could not read the board: {last_error}; frame saved to {saved}", saved)
 
 
-def observe_frame(live: "LiveGame", frame: np.ndarray, expect) -> Board:
+def observe_frame(live: ObservedGame, frame: np.ndarray, expect) -> Board:
     """Read the settled frame; on a surprise look for a dialog first, then re-read."""
     from ..vision.reader import NoBoardError, UnmatchedCellsError
-    for attempt in range(2):
+    for _attempt in range(2):
         problem = None
         try:
             reading = live.reader.read(frame)
@@ -135,7 +174,7 @@ def observe_frame(live: "LiveGame", frame: np.ndarray, expect) -> Board:
     return observe(live, expect)
 
 
-def settled(live: "LiveGame", before: np.ndarray | None, cells: Sequence[tuple[int, int]] = ()) -> np.ndarray:
+def settled(live: ObservedGame, before: np.ndarray | None, cells: Sequence[tuple[int, int]] = ()) -> np.ndarray:
     """A frame taken after the screen reacted to our clicks (``cells`` look different
     from ``before``) and stopped changing on the board (``FrameSource.settled``)."""
     reading = live.reading
@@ -145,7 +184,7 @@ def settled(live: "LiveGame", before: np.ndarray | None, cells: Sequence[tuple[i
                                hover_grace=live.hover_grace)
 
 
-def accept(live: "LiveGame", frame: np.ndarray, reading) -> None:
+def accept(live: ObservedGame, frame: np.ndarray, reading) -> None:
     """Take ``reading`` of ``frame`` as the game's board: kept as the last won board (what
     a dialog over it would hide), shown to the learner and the recorder."""
     live.frame, live.reading = frame, reading

@@ -13,12 +13,13 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from ..backends.pointer import Button
 from ..board import Board, Cell, GameState
 from ..errors import MinebotError
 from ..move import Action, Move
 
 
-def clicks_for(move: Move, code: int, question_marks: bool = True) -> list[str]:
+def clicks_for(move: Move, code: int, question_marks: bool = True) -> list[Button]:
     """The buttons to press, in order, on a cell showing ``code`` to carry out ``move``.
 
     Empty when the move must not click at all (a flag blocks a reveal: never click through
@@ -27,21 +28,21 @@ def clicks_for(move: Move, code: int, question_marks: bool = True) -> list[str]:
     """
     if move.action is Action.OPEN:
         if code in (Cell.COVERED, Cell.QUESTION) or code <= 8:
-            return ["left"]
+            return [Button.LEFT]
         return []   # a flag blocks a reveal: never click through it
     if move.action is Action.CHORD:
-        return ["left"] if code <= 8 else []
+        return [Button.LEFT] if code <= 8 else []
     if move.action is Action.FLAG:
         if code == Cell.COVERED:
-            return ["right"]
+            return [Button.RIGHT]
         if code == Cell.QUESTION:
-            return ["right", "right"]
+            return [Button.RIGHT, Button.RIGHT]
         return []
     if move.action is Action.UNFLAG:
         if code == Cell.FLAG:
-            return ["right", "right"] if question_marks else ["right"]
+            return [Button.RIGHT, Button.RIGHT] if question_marks else [Button.RIGHT]
         if code == Cell.QUESTION:
-            return ["right"]
+            return [Button.RIGHT]
         return []
     raise MinebotError(f"unknown action {move.action!r}")
 
@@ -56,7 +57,7 @@ class Batch:
     index of each move's first click to the number of moves before it; ``played`` the moves
     that click at all (a flag blocks a reveal: such a move is left out)."""
 
-    points: list[tuple[float, float, str]]
+    points: list[tuple[float, float, Button]]
     starts: dict[int, int]
     played: list[Move]
 
@@ -69,7 +70,7 @@ def plan_batch(board: Board, moves: Sequence[Move], point: Callable[[tuple[int, 
                question_marks: bool = True) -> Batch:
     """The clicks that carry out ``moves`` on ``board``, each at ``point(cell)`` (the cell's
     centre on screen). A move outside the board is refused: it is never clicked."""
-    points: list[tuple[float, float, str]] = []
+    points: list[tuple[float, float, Button]] = []
     starts: dict[int, int] = {}
     played: list[Move] = []
     for move in moves:

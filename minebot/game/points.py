@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..desktop.window import Rect
+from ..backends.x11.window import Rect
 from ..errors import NoGameError
 
 PARK_OFFSET = 8

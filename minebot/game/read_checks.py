@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import games
 from ..board import Board, Cell, GameState
 from ..errors import UnreadableGameError
 
@@ -61,7 +62,6 @@ def game_problem(reading, game: str | None) -> str | None:
     misread, and this window's game decides how every move is made."""
     if game is None or reading.game == game:
         return None
-    from .. import games
     return f"read a board of {games.get(reading.game).title} in the {games.get(game).title} window"
 
 

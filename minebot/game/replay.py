@@ -25,8 +25,9 @@ import numpy as np
 
 from ..board import Board, GameState
 from ..errors import BadInputError, MinebotError
-from ..outputs import save_png, write_failed
 from ..move import Action, Move
+from ..outputs import save_png, write_failed
+from ..rules import Rules
 from .base import Game
 
 
@@ -141,7 +142,7 @@ class ReplayGame(Game):
     unreadable frame, a game that ended sooner) has not checked every step.
     """
 
-    rules = "zero"
+    rules = Rules.ZERO
     first_click = None
 
     def __init__(self, steps: Sequence[Step], reader) -> None:

@@ -5,42 +5,89 @@ screen to settle) is the same for every Minesweeper; what differs is how a game 
 the desktop, how a new game starts (GNOME Mines' keyboard shortcuts and level chooser,
 xdemineur's smiley, KMines' Ctrl+N), which dialogs the game opens and how to close them, and
 what a fresh board looks like (xdemineur opens an area by itself). Each game answers these in
-its own ``GameUI`` (``ui_gnome_mines``, ``ui_xdemineur``, ``ui_kmines``); ``LiveGame`` calls
+its own ``GameUI`` (``minebot.games.NAME.ui``); ``LiveGame`` calls
 them and knows no game by name.
 
 The UI acts through the ``LiveGame`` it is given (its window, keys, captures and pointer
 bounds), so every safety rule of the live game (never a click outside what was just read,
 never a covered window) holds for these actions too. A UI keeps no state of the game itself:
-everything it needs is passed in.
+everything it needs is passed in. What it may use of the live game is ``GameHost``, so this
+module does not depend on ``live`` (which imports it).
 """
 
 from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, Sequence
 
 import numpy as np
 
+from .. import games
+from ..backends.x11.keys import send_keys
+from ..backends.x11.window import X11, Rect, WindowInfo, find_game_window
 from ..board import Board, Cell, GameState
+from ..errors import BadInputError
+from ..rules import Rules
 
 if TYPE_CHECKING:   # pragma: no cover
-    from ..desktop.window import WindowInfo, X11
+    from ..backends.backend import Backend
+    from ..backends.pointer import BasePointer
     from ..games.profile import GameProfile, WindowMatch
-    from .live import LiveGame
+    from ..vision.reader import Reader, Reading
+
+Box = tuple[int, int, int, int]
 
 
-def find_window(x11: "X11", match: "WindowMatch") -> "WindowInfo | None":
-    """The largest viewable top-level window ``match`` accepts that is not a dialog (so a
-    small helper window or the game's own dialog never wins)."""
-    best = None
-    for info in x11.windows():
-        if not info.viewable or info.transient_for is not None or \
-                not match.matches(info.title, info.wm_class):
-            continue
-        if best is None or info.rect.width * info.rect.height > best.rect.width * best.rect.height:
-            best = info
-    return best
+class GameHost(Protocol):
+    """What a ``GameUI`` may use of the live game it acts on (``LiveGame`` is one).
+
+    Reads and keys go through it, so the live game's safety rules hold for the UI's actions
+    too; the few fields a UI writes are the ones its game decides (the board size it expects,
+    the mine total of a custom board, the dialogs it closed).
+    """
+
+    x11: X11 | None
+    backend: "Backend"
+    pointer: "BasePointer"
+    reader: "Reader"
+    reading: "Reading | None"
+    frame: np.ndarray | None
+    won_board: Board | None
+    won_frame: np.ndarray | None
+    won_px: Box | None
+    expected_shape: tuple[int, int] | None
+    mines_hint: int | None
+    dialogs_closed: int
+
+    @property
+    def window(self) -> WindowInfo | None: ...
+
+    @property
+    def region(self) -> Rect | None: ...
+
+    def grab(self) -> np.ndarray: ...
+
+    def settled_frame(self) -> np.ndarray: ...
+
+    def focus(self) -> None: ...
+
+    def refocus(self) -> None: ...
+
+    def key(self, combo: str) -> None: ...
+
+    def observe(self) -> Board: ...
+
+    def new_game(self) -> Board: ...
+
+    def wait_fresh(self, before: Board | None = None, timeout: float | None = None) -> Board: ...
+
+    def await_board_change(self, frame: np.ndarray, px: Box, timeout: float) -> bool: ...
+
+    def ring_same(self, before: np.ndarray, px: Box, inside: bool = False) -> bool: ...
+
+    def save_frame(self, what: str) -> Path | None: ...
 
 
 def all_covered(board: Board) -> bool:
@@ -74,7 +121,6 @@ class GameUI(ABC):
     the others must be started at it)."""
 
     def __init__(self, profile: "GameProfile | None" = None) -> None:
-        from .. import games
         self.profile = profile if profile is not None else games.get(self.game)
 
     @property
@@ -87,13 +133,13 @@ class GameUI(ABC):
         return self.profile.window
 
     @property
-    def rules(self) -> str:
-        """The rule set of ``minebot.game.rules`` the game follows (where mines may lie)."""
+    def rules(self) -> Rules:
+        """The rule set of ``minebot.rules`` the game follows (where mines may lie)."""
         return self.profile.rules
 
     # -- finding ------------------------------------------------------------------------
     def find(self, x11: "X11") -> "WindowInfo | None":
-        return find_window(x11, self.window)
+        return find_game_window(x11, self.window)
 
     # -- boards -------------------------------------------------------------------------
     def is_fresh(self, board: Board, before: Board | None = None) -> bool:
@@ -118,7 +164,7 @@ class GameUI(ABC):
         return False
 
     # -- games --------------------------------------------------------------------------
-    def start(self, live: "LiveGame", level: str | None,
+    def start(self, live: GameHost, level: str | None,
               custom: tuple[int, int, int] | None) -> Board:
         """Bring the game to ``level`` (or ``custom``, or the size it shows) with a fresh board.
 
@@ -130,7 +176,6 @@ class GameUI(ABC):
         board = live.observe()
         want = self.levels[level][:2] if level else (custom[:2] if custom else None)
         if want is not None and board.shape != want:
-            from ..errors import BadInputError
             rows, cols = want
             raise BadInputError(f"{self.name} shows a {board.cols}x{board.rows} board, not "
                                 f"{cols}x{rows}; minebot cannot change its size: start it with "
@@ -139,7 +184,7 @@ class GameUI(ABC):
         return live.new_game() if board.is_over else board
 
     @abstractmethod
-    def request_new_game(self, live: "LiveGame", board: Board | None) -> None:
+    def request_new_game(self, live: GameHost, board: Board | None) -> None:
         """Ask the game for a new game of the same size (``board``: what it shows now, or
         None if unknown). ``LiveGame.new_game`` then waits for the fresh board."""
 
@@ -147,7 +192,7 @@ class GameUI(ABC):
     close_keys: Sequence[str] = ("Escape",)
     """Keys that close any dialog of the game."""
 
-    def dialogs(self, live: "LiveGame") -> list:
+    def dialogs(self, live: GameHost) -> list:
         """The game's dialogs on screen: windows transient for its window (none can be seen
         where windows cannot be listed: see ``close_unlisted_dialogs``)."""
         if live.x11 is None:
@@ -158,7 +203,7 @@ class GameUI(ABC):
                 if w.viewable and w.transient_for is not None
                 and self.window.class_matches(w.wm_class)]
 
-    def close_dialogs(self, live: "LiveGame") -> bool:
+    def close_dialogs(self, live: GameHost) -> bool:
         """Close the game's dialogs (a win's "Congratulations!", a high-score table).
 
         Returns once the game has repainted the area a dialog covered (with no compositor the
@@ -180,20 +225,19 @@ class GameUI(ABC):
         while boxes and time.monotonic() < deadline:
             now = live.grab()
             if now.shape != shot.shape or all(
-                    not np.array_equal(now[t:b, l:r], shot[t:b, l:r]) for l, t, r, b in boxes):
+                    not np.array_equal(now[t:b, x0:x1], shot[t:b, x0:x1]) for x0, t, x1, b in boxes):
                 break
             time.sleep(0.003)
         return True
 
-    def close_unlisted_dialogs(self, live: "LiveGame") -> bool:
+    def close_unlisted_dialogs(self, live: GameHost) -> bool:
         """Where windows cannot be listed (native Wayland): close a dialog known only by what
         it does to the screen; True if one was closed. Default: the game has none."""
         return False
 
-    def answer(self, live: "LiveGame", dialogs: list, keys: Sequence[str], timeout: float) -> None:
+    def answer(self, live: GameHost, dialogs: list, keys: Sequence[str], timeout: float) -> None:
         """Press ``keys`` in each dialog, wait (up to ``timeout``) until none is left, and give
         the game its focus back."""
-        from ..desktop.mines import send_keys
         for dialog in dialogs:
             live.x11.focus(dialog.id)
             for combo in keys:
@@ -203,36 +247,6 @@ class GameUI(ABC):
             time.sleep(0.002)
         live.refocus()
 
-    def resume(self, live: "LiveGame") -> None:
+    def resume(self, live: GameHost) -> None:
         """The board is hidden by a pause: bring the game back (default: give it focus)."""
         live.focus()
-
-
-def ui_for(profile: "GameProfile | str") -> GameUI:
-    """The ``GameUI`` of a game (a profile or its name): the profile's ``ui`` names its class as
-    ``module:Class`` (a name, so the profiles need not import the live layer)."""
-    import importlib
-    from .. import games
-    if isinstance(profile, str):
-        profile = games.get(profile)
-    if not isinstance(profile.ui, str):
-        from ..errors import BadInputError
-        raise BadInputError(f"minebot cannot play {profile.title} live yet")
-    module, _, cls = profile.ui.partition(":")
-    return getattr(importlib.import_module(module), cls)(profile)
-
-
-def detect(x11: "X11", window_id: int | None = None) -> GameUI | None:
-    """The ``GameUI`` of the supported game that owns ``window_id``, or (with none given) of
-    the first supported game, in registry order, with a window open; None if there is none."""
-    from .. import games
-    info = x11.info(window_id) if window_id is not None else None
-    for profile in games.PROFILES.values():
-        if not isinstance(profile.ui, str):
-            continue
-        if window_id is not None:
-            if info is not None and profile.window.matches(info.title, info.wm_class):
-                return ui_for(profile)
-        elif find_window(x11, profile.window) is not None:
-            return ui_for(profile)
-    return None

@@ -19,8 +19,9 @@ from typing import Callable
 
 import numpy as np
 
-from ..desktop.frames import FrameSource
-from ..desktop.window import Rect, WindowInfo
+from ..backends.capture import ScreenCapture
+from ..backends.frames import FrameSource
+from ..backends.x11.window import Rect, WindowInfo
 from ..errors import NoGameError
 from .points import board_rect
 
@@ -41,7 +42,7 @@ class WindowGuard:
         self.cover_wait, self.settle_timeout = cover_wait, settle_timeout
         self.window: WindowInfo | None = None   # None when playing the whole screen
         self.frames: FrameSource | None = None
-        self.screen = None              # the whole screen's capture, without a window
+        self.screen: ScreenCapture | None = None   # the whole screen's capture, without a window
         self.verified = False           # checked since X last reported a change
 
     def locate(self, read: Callable[[np.ndarray], object]) -> None:

@@ -8,8 +8,10 @@ names; ``for_template_set(name)`` says which game a template set was made for.
 from __future__ import annotations
 
 from ..errors import BadInputError
-from . import gnome_mines, kmines, xdemineur
+from .gnome_mines import profile as gnome_mines
+from .kmines import profile as kmines
 from .profile import CounterKind, GameProfile, GridGeometry, GridKind, WindowMatch
+from .xdemineur import profile as xdemineur
 
 PROFILES: dict[str, GameProfile] = {p.name: p for p in (gnome_mines.PROFILE, xdemineur.PROFILE,
                                                         kmines.PROFILE)}

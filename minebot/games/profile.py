@@ -3,14 +3,16 @@
 Every layer that differs between games (finding the window, locating the lattice, the looks,
 the rules, the mine counter, later how to start a game and see its end) asks the profile
 instead of assuming GNOME Mines. A profile is a frozen value so it can be passed around,
-compared and printed; the per-game modules (``gnome_mines``, ``xdemineur``, ``kmines``) each
-define one ``PROFILE``, and ``minebot.games`` keeps the registry.
+compared and printed; the per-game folders (``gnome_mines``, ``xdemineur``, ``kmines``) each
+define one ``PROFILE`` in their ``profile`` module, and ``minebot.games`` keeps the registry.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+
+from ..rules import Rules
 
 
 @dataclass(frozen=True)
@@ -96,10 +98,10 @@ class GameProfile:
     """One clone: its name, window, lattice, looks, rules and counter.
 
     ``templates``: the shipped template sets made for this game, the default look first;
-    ``rules``: a rule set of ``minebot.game.rules.RULES`` (where mines may go relative to the
-    first click); ``ui``: how to start a new game and see a win or a loss, filled in by the
-    live side (``None`` until a game has one). Kept as ``object`` here so that this module
-    does not depend on the desktop layer.
+    ``rules``: a rule set of ``minebot.rules.Rules`` (where mines may go relative to the
+    first click). How to start a new game and see a win or a loss is the game's ``GameUI``
+    (``minebot.games.interfaces.UIS``), kept apart so that a profile stays data that the
+    reader, the calibration and the engine use without the live side.
     """
 
     name: str
@@ -107,9 +109,8 @@ class GameProfile:
     window: WindowMatch
     grid: GridGeometry
     templates: tuple[str, ...]
-    rules: str
+    rules: Rules
     counter: CounterKind
-    ui: object | None = None
 
     def __str__(self) -> str:
         return self.name

@@ -9,9 +9,9 @@ shaped X windows (python-xlib, imported only there).
 from .advise import advise as advise_board
 from .draw import LAYERS, DrawOptions, draw_hints, hint_layers, paint
 from .explain import Explanation, explain_cell
-from .marks import Hints, compute_hints, format_percent, inconsistent_hints, no_hints
+from .marks import Hints, Mark, compute_hints, format_percent, inconsistent_hints, no_hints
 from .terminal import render_text
 
 __all__ = ["advise_board", "LAYERS", "DrawOptions", "draw_hints", "hint_layers", "paint", "Explanation",
-           "explain_cell", "Hints", "compute_hints", "format_percent", "inconsistent_hints",
+           "explain_cell", "Hints", "Mark", "compute_hints", "format_percent", "inconsistent_hints",
            "no_hints", "render_text"]

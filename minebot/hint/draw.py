@@ -16,19 +16,19 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .marks import Hints, short_percent
+from .marks import Hints, Mark, short_percent
 
 Coord = tuple[int, int]
 
 # BGR colours, bottom layer first (later layers are drawn, and stacked, on top).
 LAYERS: dict[str, tuple[int, int, int]] = {
-    "proof": (255, 120, 0),        # blue: the numbers proving the explained cell
-    "target": (255, 255, 0),       # cyan: the explained cell
-    "problem": (0, 0, 255),        # red: numbers that contradict each other
-    "safe": (0, 200, 0),           # green: certainly safe
-    "mine": (0, 0, 230),           # red: certainly a mine
-    "wrong": (255, 0, 255),        # magenta: a flag the numbers prove wrong
-    "guess": (0, 160, 255),        # orange: the best guess
+    Mark.PROOF: (255, 120, 0),        # blue: the numbers proving the explained cell
+    Mark.TARGET: (255, 255, 0),       # cyan: the explained cell
+    Mark.PROBLEM: (0, 0, 255),        # red: numbers that contradict each other
+    Mark.SAFE: (0, 200, 0),           # green: certainly safe
+    Mark.MINE: (0, 0, 230),           # red: certainly a mine
+    Mark.WRONG: (255, 0, 255),        # magenta: a flag the numbers prove wrong
+    Mark.GUESS: (0, 160, 255),        # orange: the best guess
     "outline": (0, 0, 0),          # black halo under the probability digits
     "text": (255, 255, 255),       # white probability digits
 }
@@ -102,26 +102,26 @@ def hint_layers(hints: Hints, cell_rects: np.ndarray, size: tuple[int, int],
     masks = {name: np.zeros((height, width), dtype=bool) for name in LAYERS}
     t = frame_thickness(rects)
 
-    def frames(name: str, cells) -> None:
+    def frames(name: Mark, cells) -> None:
         for r, c in cells:
             _frame(masks[name], rects[r, c], t)
 
     if not hints.ok:
-        frames("problem", hints.problem_cells)
+        frames(Mark.PROBLEM, hints.problem_cells)
         return masks
-    frames("safe", hints.safe)
-    frames("mine", hints.mines)
-    frames("wrong", hints.wrong_flags)
+    frames(Mark.SAFE, hints.safe)
+    frames(Mark.MINE, hints.mines)
+    frames(Mark.WRONG, hints.wrong_flags)
     if hints.guess is not None:
-        frames("guess", [hints.guess])
+        frames(Mark.GUESS, [hints.guess])
     if explanation is not None:
         inner = max(2, t // 2)
         for r, c in explanation.numbers:
-            _frame(masks["proof"], rects[r, c], inner)
+            _frame(masks[Mark.PROOF], rects[r, c], inner)
         # The explained cell: a frame inset inside whatever mark it already carries.
         r, c = explanation.cell
         x0, y0, x1, y1 = rects[r, c]
-        _frame(masks["target"], np.array([x0 + t, y0 + t, x1 - t, y1 - t]), inner)
+        _frame(masks[Mark.TARGET], np.array([x0 + t, y0 + t, x1 - t, y1 - t]), inner)
     prob = hints.probability
     digit_cells: list[Coord] = []
     if prob is not None and options.probabilities:

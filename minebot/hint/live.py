@@ -1,9 +1,9 @@
 """``minebot hint``: watch the live game and keep the overlay on its board.
 
 Every tick (default 50 ms): look the game window up again (it may have moved, been resized or
-closed), grab its own pixels (``desktop.frames.FrameSource`` over the window's Composite
+closed), grab its own pixels (``backends.frames.FrameSource`` over the window's Composite
 pixmap, so our marks never enter the reading), read them when the board's pixels changed
-(``desktop.readings.readings``), and when the board or the geometry changed, recompute the
+(``backends.readings.readings``), and when the board or the geometry changed, recompute the
 hints and reshape the overlay windows. The loop
 never sends input to the game. It ends when the game window disappears, on Ctrl-C, or when
 ``stop()`` returns True; the overlay windows are destroyed in every case.
@@ -18,10 +18,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from ..backends.capture import Capture
+from ..backends.frames import FrameSource
+from ..backends.readings import readings
+from ..backends.x11.capture import CompositeCapture
+from ..backends.x11.window import X11
 from ..errors import NoGameError
+from ..vision import Reader
 from .advise import advise
-from .draw import DrawOptions, hint_layers
+from .draw import DrawOptions, cell_at, hint_layers
+from .explain import Explanation
 from .marks import Hints, no_hints
+from .overlay import HiddenOverlayCapture, ShapedOverlay, label_layers, label_origin
 
 Coord = tuple[int, int]
 
@@ -44,13 +52,7 @@ def run_overlay(display: str | None, options: LiveOptions = LiveOptions(),
                 stop: Callable[[], bool] = lambda: False,
                 log: Callable[[str], None] = print) -> int:
     """Run the overlay until the game closes (returns 0) or ``stop()``/Ctrl-C."""
-    from ..desktop.capture import CompositeCapture
-    from ..desktop.frames import FrameSource
-    from ..desktop.readings import readings
-    from ..desktop.window import X11
     from ..solver import Solver
-    from ..vision import Reader
-    from .overlay import HiddenOverlayCapture, ShapedOverlay
 
     x = X11(display)
     overlay = frames = None
@@ -58,12 +60,13 @@ def run_overlay(display: str | None, options: LiveOptions = LiveOptions(),
         game = x.find_window()
         if game is None:
             raise NoGameError(f"no GNOME Mines window on display {x.name}")
-        pixels = CompositeCapture(display or x.name, game)
+        composite = CompositeCapture(display or x.name, game)
         overlay = ShapedOverlay(display or x.name)
         interval = options.interval
-        if not pixels.available:
+        pixels: Capture = composite
+        if not composite.available:
             # Each read must hide the marks for a moment: read less often to limit flicker.
-            pixels.close()
+            composite.close()
             pixels = HiddenOverlayCapture(display or x.name, overlay)
             interval = max(interval, 0.5)
             log("minebot hint: no Composite extension; the marks blink when the board is read")
@@ -102,7 +105,8 @@ class _Watch:
         self.solver, self.options, self.interval, self.stop, self.log = \
             solver, options, interval, stop, log
         self.closed = False
-        self.key = self.message = None
+        self.key: tuple | None = None        # what the overlay shows now
+        self.message: str | None = None
         self.last_raise = self.last_good = 0.0
 
     def before(self, n: int) -> bool:
@@ -164,22 +168,21 @@ class _Watch:
             self.last_raise = time.monotonic()
 
     def _label(self, lines: list[str], rect) -> None:
-        from .overlay import label_layers, label_origin
         _show_label(self.overlay, lines, rect, self.x.screen_rect, self.options.label,
                     label_layers, label_origin)
 
 
 def _pointer_cell(x, game_rect, cell_rects) -> Coord | None:
     """The board cell under the mouse pointer, if any (frame coordinates of the window)."""
-    from .draw import cell_at
     try:
         p = x.root.query_pointer()
-    except Exception:
+    except Exception:  # noqa: BLE001 - the pointer cannot be asked (window gone, server busy): no cell under it
         return None
     return cell_at(cell_rects, p.root_x - game_rect.left, p.root_y - game_rect.top)
 
 
-def _advise(board, solver, options: LiveOptions, explain: Coord | None) -> tuple[Hints, object]:
+def _advise(board, solver, options: LiveOptions,
+            explain: Coord | None) -> tuple[Hints, Explanation | None]:
     if explain is not None and not (0 <= explain[0] < board.rows and 0 <= explain[1] < board.cols):
         return no_hints(board, f"cell {explain} is outside the {board.rows}x{board.cols} board"), None
     return advise(board, solver, options.mines, explain)

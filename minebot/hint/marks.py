@@ -13,6 +13,7 @@ at all, only the statement that it is inconsistent and the numbers that contradi
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Protocol, Sequence
 
 import numpy as np
@@ -20,6 +21,19 @@ import numpy as np
 from ..board import Board, Cell, GameState
 
 Coord = tuple[int, int]
+
+
+class Mark(StrEnum):
+    """What the hint marks on a cell; each output (overlay, PNG, terminal) gives every mark its
+    own colour. A ``StrEnum``, so that a mark is also the name of its layer."""
+
+    SAFE = "safe"          # certainly safe
+    MINE = "mine"          # certainly a mine
+    WRONG = "wrong"        # a flag the numbers prove wrong
+    GUESS = "guess"        # the best guess
+    PROBLEM = "problem"    # numbers that contradict each other
+    TARGET = "target"      # the explained cell
+    PROOF = "proof"        # the numbers proving the explained cell
 
 
 class AnalysisLike(Protocol):

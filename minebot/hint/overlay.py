@@ -7,7 +7,7 @@ Input shape is empty, so every click falls through to the game underneath: the o
 never click, and never steals one.
 
 The game under the marks is read from the window's own pixmap
-(``minebot.desktop.capture.CompositeCapture``: what the game drew, whatever lies on top);
+(``minebot.backends.x11.capture.CompositeCapture``: what the game drew, whatever lies on top);
 servers without Composite fall back to a screen capture with the overlay hidden
 (``HiddenOverlayCapture``).
 
@@ -17,12 +17,15 @@ python-xlib is imported inside the classes: this module imports with no display.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import numpy as np
 
-from ..desktop.window import Rect
-from ..desktop.xvfb import DesktopError
-from .draw import LAYERS
+from ..backends.capture import GrabbedCapture
+from ..backends.x11.capture import Screen
+from ..backends.x11.window import Rect, close_display, open_display
+from ..errors import DesktopError
+from .draw import LAYERS, wrap_to_width
 
 LABEL_LAYERS: dict[str, tuple[int, int, int]] = {
     "label_bg": (40, 40, 40),
@@ -76,20 +79,19 @@ class ShapedOverlay:
 
     def __init__(self, display: str | None = None,
                  colours: dict[str, tuple[int, int, int]] | None = None) -> None:
-        from ..desktop.window import open_display
         name = display or os.environ.get("DISPLAY")
         if not name:
             raise DesktopError("no X display for the overlay: set DISPLAY")
         try:
             self.d = open_display(name)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - Xlib raises several unrelated types here
             raise DesktopError(f"cannot open X display {name}: {exc}") from None
         if not self.d.has_extension("SHAPE"):
             self.d.close()
             raise DesktopError(f"X display {name} has no SHAPE extension: cannot draw an overlay")
         self.screen = self.d.screen()
         self.colours = dict(colours if colours is not None else {**LAYERS, **LABEL_LAYERS})
-        self._windows: dict[str, object] = {}
+        self._windows: dict[str, Any] = {}   # python-xlib windows (untyped)
         self._mapped: set[str] = set()
         self._state: dict[str, tuple] = {}
 
@@ -181,7 +183,7 @@ class ShapedOverlay:
         """Whether every mapped layer is stacked above the game window."""
         try:
             order = [w.id for w in self.screen.root.query_tree().children]
-        except Exception:
+        except Exception:  # noqa: BLE001 - the stacking cannot be read: leave the layers where they are
             return True
         if game_id not in order:
             return True
@@ -189,23 +191,15 @@ class ShapedOverlay:
         return all(order.index(self._windows[n].id) > g for n in self._mapped
                    if self._windows[n].id in order)
 
-    @property
-    def window_ids(self) -> dict[str, int]:
-        return {name: win.id for name, win in self._windows.items()}
-
     def close(self) -> None:
         for win in self._windows.values():
             try:
                 win.destroy()
-            except Exception:
+            except Exception:  # noqa: BLE001, S110 - a layer the server already destroyed: nothing to free
                 pass
         self._windows.clear()
         self._mapped.clear()
-        try:
-            self.d.sync()
-            self.d.close()
-        except Exception:
-            pass
+        close_display(self.d, sync=True)
 
     def __enter__(self) -> "ShapedOverlay":
         return self
@@ -214,12 +208,11 @@ class ShapedOverlay:
         self.close()
 
 
-class HiddenOverlayCapture:
+class HiddenOverlayCapture(GrabbedCapture):
     """A screen capture taken with the overlay's layers unmapped for a moment (servers without
     Composite, where a capture of the board would contain our own marks): a ``Capture``."""
 
     def __init__(self, display: str, overlay: ShapedOverlay) -> None:
-        from ..desktop.capture import Screen
         self.screen, self.overlay = Screen(display), overlay
 
     def grab(self, region: Rect) -> np.ndarray:
@@ -238,7 +231,6 @@ class HiddenOverlayCapture:
 def label_layers(lines: list[str], width: int) -> dict[str, np.ndarray]:
     """The caption as two masks (box, text) ``width`` pixels wide, sized to its lines."""
     import cv2
-    from .draw import wrap_to_width
     font, scale, stroke, line_h = cv2.FONT_HERSHEY_SIMPLEX, 0.5, 1, 20
     wrapped: list[str] = []
     for line in lines:

@@ -11,16 +11,16 @@ from __future__ import annotations
 import numpy as np
 
 from ..board import CELL_CHARS, Cell
-from .marks import Hints, short_percent
+from .marks import Hints, Mark, short_percent
 
-ANSI = {"safe": "32;1", "mine": "31;1", "wrong": "35;1", "guess": "33;1", "proof": "34;1",
-        "target": "36;1", "problem": "41;37"}
+ANSI = {Mark.SAFE: "32;1", Mark.MINE: "31;1", Mark.WRONG: "35;1", Mark.GUESS: "33;1", Mark.PROOF: "34;1",
+        Mark.TARGET: "36;1", Mark.PROBLEM: "41;37"}
 
 LEGEND = ("S safe   M mine   W wrong flag   F flag   g best guess   NN mine %   "
           "- covered   . zero")
 
 
-def _paint(text: str, kind: str | None, colour: bool) -> str:
+def _paint(text: str, kind: Mark | None, colour: bool) -> str:
     if not colour or kind is None:
         return text
     return f"\x1b[{ANSI[kind]}m{text}\x1b[0m"
@@ -31,19 +31,19 @@ def render_text(hints: Hints, probabilities: bool = False, colour: bool = False,
     """The board grid with marks (and percentages), a legend and the summary line."""
     board = hints.board
     prob = hints.probability if hints.probability is not None else np.full(board.shape, np.nan)
-    kinds: dict[tuple[int, int], str] = {}
+    kinds: dict[tuple[int, int], Mark] = {}
     if hints.ok:
-        kinds.update({c: "safe" for c in hints.safe})
-        kinds.update({c: "mine" for c in hints.mines})
-        kinds.update({c: "wrong" for c in hints.wrong_flags})
+        kinds.update({c: Mark.SAFE for c in hints.safe})
+        kinds.update({c: Mark.MINE for c in hints.mines})
+        kinds.update({c: Mark.WRONG for c in hints.wrong_flags})
         if hints.guess is not None:
-            kinds[hints.guess] = "guess"
+            kinds[hints.guess] = Mark.GUESS
     else:
-        kinds.update({c: "problem" for c in hints.problem_cells})
+        kinds.update({c: Mark.PROBLEM for c in hints.problem_cells})
     colours = dict(kinds)
     if explanation is not None:
-        colours.update({c: "proof" for c in explanation.numbers})
-        colours[explanation.cell] = "target"
+        colours.update({c: Mark.PROOF for c in explanation.numbers})
+        colours[explanation.cell] = Mark.TARGET
     head = "    " + "".join(f"{c:>3}" for c in range(board.cols))
     lines = [head]
     for r in range(board.rows):
@@ -55,13 +55,13 @@ def render_text(hints: Hints, probabilities: bool = False, colour: bool = False,
                 cell = "  ."
             elif code <= 8:
                 cell = f"  {code}"
-            elif kind == "safe":
+            elif kind == Mark.SAFE:
                 cell = "  S"
-            elif kind == "mine":
+            elif kind == Mark.MINE:
                 cell = "  M"
-            elif kind == "wrong":
+            elif kind == Mark.WRONG:
                 cell = "  W"
-            elif kind == "guess" and hints.guess_p is not None:
+            elif kind == Mark.GUESS and hints.guess_p is not None:
                 cell = "g" + short_percent(hints.guess_p).rjust(2)
             elif (hints.ok and probabilities and code in (Cell.COVERED, Cell.QUESTION)
                   and not np.isnan(prob[r, c]) and 0 < prob[r, c] < 1):

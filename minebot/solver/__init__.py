@@ -28,7 +28,8 @@ rollouts that play a guess out on many layouts.
 """
 
 from .analysis import Analysis, analyse, check_rules
-from .solver import DEFAULT_GUESSING, PRESETS, Solver
+from .solver import DEFAULT_GUESSING, PRESETS, MoveKind, Solver
 from .strategy import Choice, GuessKind
 
-__all__ = ["Analysis", "Choice", "GuessKind", "DEFAULT_GUESSING", "PRESETS", "Solver", "analyse", "check_rules"]
+__all__ = ["Analysis", "Choice", "GuessKind", "MoveKind", "DEFAULT_GUESSING", "PRESETS", "Solver", "analyse",
+           "check_rules"]

@@ -14,7 +14,7 @@ import numpy as np
 from ..bignum import count_text, fraction_text
 from ..board import Board
 from ..errors import InconsistentBoardError
-from .backbone import Explainer, _solver_for, backbone, frontier_bounds
+from .backbone import Explainer, backbone, frontier_bounds, frontier_solver
 from .constraints import Constraints, build_constraints
 from .probability import CountCache, Counts, count_position
 
@@ -198,7 +198,7 @@ def background_certainty(cons: Constraints) -> bool | None:
 def _infeasible(cons: Constraints, lo: int, hi: int) -> bool:
     if lo > hi:
         return True
-    solver = _solver_for(cons, "native", (lo, hi))
+    solver = frontier_solver(cons, "native", (lo, hi))
     try:
         return not solver.solve()
     finally:

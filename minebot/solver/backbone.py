@@ -49,8 +49,8 @@ def _binomial_exactly(lits: list[int], k: int) -> Iterable[list[int]]:
             yield list(sub)
 
 
-def _solver_for(cons: Constraints, encoding: str, bounds: tuple[int, int] | None,
-                numbers: list[int] | None = None):
+def frontier_solver(cons: Constraints, encoding: str, bounds: tuple[int, int] | None,
+                    numbers: list[int] | None = None):
     """A fresh solver holding the numbers (all, or the chosen ones) and the global bounds."""
     f = cons.frontier_size
     chosen = range(len(cons.numbers)) if numbers is None else numbers
@@ -97,7 +97,7 @@ def backbone(cons: Constraints, encoding: str = "native") -> dict[int, bool] | N
     bounds = frontier_bounds(cons)
     if bounds is not None and bounds[0] > bounds[1]:
         return None
-    solver = _solver_for(cons, encoding, bounds)
+    solver = frontier_solver(cons, encoding, bounds)
     try:
         if not solver.solve():
             return None
@@ -133,7 +133,7 @@ def any_certain_safe(cons: Constraints) -> bool:
     bounds = frontier_bounds(cons)
     if bounds is not None and bounds[0] > bounds[1]:
         return False
-    solver = _solver_for(cons, "native", bounds)
+    solver = frontier_solver(cons, "native", bounds)
     try:
         if not solver.solve():
             return False

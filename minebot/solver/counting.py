@@ -112,7 +112,7 @@ def _picker(keep: list[int]):
     return itemgetter(*keep)
 
 
-def _field_bits(n: int) -> int:
+def field_bits(n: int) -> int:
     """Bits per coefficient when a polynomial is packed into one integer.
 
     Every coefficient the DP ever holds counts assignments of at most n cells, so it is below
@@ -216,7 +216,7 @@ def _plan(cells: tuple[int, ...], shape: tuple[tuple[int, ...], ...]) -> tuple[t
     the plan is worked out once and looked up after (it cost about as much as the DP itself)."""
     order = _order(list(cells), shape)
     n = len(order)
-    bits = _field_bits(n)
+    bits = field_bits(n)
     pos = {v: i for i, v in enumerate(order)}
     sets = [sorted(pos[v] for v in vs) for vs in shape]
     members = [set(s) for s in sets]

@@ -3,7 +3,7 @@
 Opening a dead cell tells nothing: the position after it is the same position less one cell.
 So when the look-ahead asks how safe the next move will be, a dead cell, even a certainly safe
 one, is not a move that gets anywhere; JSMinesweeper leaves such cells out of its next-move
-safety, and ``Guesser(living=True)`` does too (strategy.two_best_safeties).
+safety, and ``Guesser(living=True)`` does too (lookahead.two_best_safeties).
 """
 
 from __future__ import annotations

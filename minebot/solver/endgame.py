@@ -152,12 +152,12 @@ class Endgame:
         shows = np.where(mines, -1, mines.astype(np.int16) @ adjacency).astype(np.int8)
         # Cells that are a mine in every layout are never opened: only their effect on the
         # numbers matters, and that is in ``shows`` already.
-        keep = ~mines.all(axis=0)
+        keep = np.asarray(~mines.all(axis=0))
         self.cells = [cell for cell, k in zip(unknown, keep) if k]
         # shows[l, i]: the number cell i shows under layout l, -1 where it is a mine there.
         self.shows = shows[:, keep]
         self.budget = budget
-        self.memo: dict[tuple, float] = {}
+        self.memo: dict[bytes, float] = {}
 
     def best(self) -> tuple[Coord | None, float] | None:
         """(cell, win probability) for the root, or None if the budget ran out.

@@ -16,8 +16,8 @@ from ..board import GameState
 from ..errors import MinebotError
 from ..game.engine import EngineGame
 from ..game.layouts import Layout
-from ..game.rules import place_mines
 from ..move import Action, Move
+from ..rules import place_mines
 from .analysis import analyse
 
 

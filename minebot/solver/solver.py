@@ -2,18 +2,31 @@
 
 from __future__ import annotations
 
+from enum import Enum
+
 from ..board import Board, Cell
 from ..move import Action, Move
+from ..rules import Rules
 from .analysis import Analysis, analyse
 from .backbone import ENCODINGS
 from .constraints import known_mine_mask
 from .probability import CountCache
-from .strategy import Guesser
+from .strategy import Guesser, GuessKind
 
 Coord = tuple[int, int]
 
 # Marks that would swallow a click (cleared first); plain ints, checked once per safe cell.
 _SWALLOWING = frozenset((int(Cell.FLAG), int(Cell.QUESTION)))
+
+
+class MoveKind(Enum):
+    """Why the solver chose its last moves, when they were not a guess (a guess's kind is the
+    ``GuessKind`` of the rule that picked it). Tools and tests tell moves apart by kind; the
+    reason text (``Solver.last_reason``) is for people."""
+
+    FIRST_CLICK = "first click"
+    CERTAIN = "certain"        # cells the numbers prove safe
+    ALL_MINES = "all mines"    # every unknown cell is a mine: only flags are left
 
 
 def default_first_click(rows: int, cols: int, rules: str | None) -> Coord | None:
@@ -23,9 +36,9 @@ def default_first_click(rows: int, cols: int, rules: str | None) -> Coord | None
     a large one next to two edges; with ``safe`` only the cell itself is spared, and a corner
     has the best chance of being a zero. ``preopened`` boards start with an opening.
     """
-    if rules == "preopened":
+    if rules == Rules.PREOPENED:
         return None
-    if rules == "zero":
+    if rules == Rules.ZERO:
         d = 3 if min(rows, cols) >= 16 and max(rows, cols) >= 30 else 2
         return (min(d, rows - 1), min(d, cols - 1))
     return (0, 0)
@@ -54,6 +67,7 @@ class Solver:
         # Built once, here: an unknown option fails at construction, not in the middle of a game.
         self.guesser = Guesser(self.cache, **options)
         self.last_reason = ""
+        self.last_kind: MoveKind | GuessKind | None = None
 
     def analyse(self, board: Board, mines: int | None = None) -> Analysis:
         """Everything the numbers (and the mine total) prove about ``board``."""
@@ -65,9 +79,9 @@ class Solver:
         if not board.revealed.any() and not known_mine_mask(board).any():
             cell = first_click or default_first_click(board.rows, board.cols, rules) or (0, 0)
             if board.unknown[cell]:
-                self.last_reason = "first click"
+                self.last_reason, self.last_kind = "first click", MoveKind.FIRST_CLICK
                 total = mines if mines is not None else board.mines
-                p = (total / board.cells.size) if total is not None and rules not in ("zero", "safe") else 0.0
+                p = (total / board.cells.size) if total is not None and rules not in (Rules.ZERO, Rules.SAFE) else 0.0
                 return self._open(board, cell, p)
         result = self.analyse(board, mines)
         moves: list[Move] = []
@@ -75,6 +89,7 @@ class Solver:
             for cell in result.safe:
                 moves.extend(self._open(board, cell, 0.0))
             self.last_reason = f"{len(result.safe)} certain safe cell(s)"
+            self.last_kind = MoveKind.CERTAIN
         if self.flag:
             flags = board.flags
             moves.extend(Move(Action.FLAG, cell, 1.0) for cell in result.mines if not flags[cell])
@@ -83,11 +98,11 @@ class Solver:
         if len(result.mines) == int(board.unknown.sum()):
             # Every unknown cell is a mine: the game is won already (the engine or window will
             # say so); flagging them is the only move left and harmless.
-            self.last_reason = "every unknown cell is a mine"
+            self.last_reason, self.last_kind = "every unknown cell is a mine", MoveKind.ALL_MINES
             flags = board.flags
             return [Move(Action.FLAG, cell, 1.0) for cell in result.mines if not flags[cell]]
         choice = self.guess(result)
-        self.last_reason = choice.reason
+        self.last_reason, self.last_kind = choice.reason, choice.kind
         return self._open(board, choice.cell, choice.p_mine)
 
     def guess(self, result: Analysis):

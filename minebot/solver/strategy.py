@@ -24,12 +24,13 @@ from enum import Enum
 from typing import NamedTuple
 
 from ..board import neighbours
-from .backbone import _solver_for, any_certain_safe, frontier_bounds
-from .endgame import Endgame
+from .backbone import any_certain_safe, frontier_bounds, frontier_solver
 from .constraints import Constraints, Reveal
-from .dead_cells import DeadCells, first_living
+from .endgame import Endgame
 from .fifty_fifty import FiftyFifties
-from .probability import CountCache, Counts, count_position
+from .lookahead import StepBudget, evaluation_steps, revealed_position, safety_of, two_best_safeties
+from .probability import CountCache, Counts
+from .two_guess import rescore_close_calls
 from .unavoidable import unavoidable_fifty_fifty
 
 Coord = tuple[int, int]
@@ -60,42 +61,6 @@ def _neighbours(shape: tuple[int, int], cell: Coord) -> list[Coord]:
     return list(neighbours(*shape, *cell))
 
 
-def best_safety(counts: Counts, cons: Constraints) -> tuple[float, bool]:
-    """(safety of the safest unknown cell, whether some cell is certainly safe).
-
-    A position whose unknown cells are all certain mines is won: safety 1.
-    """
-    best, _second, certain = two_best_safeties(counts, cons)
-    return best, certain
-
-
-def two_best_safeties(counts: Counts, cons: Constraints, living: bool = False) -> tuple[float, float, bool]:
-    """(safest, second safest unknown cell's safety, whether some cell is certainly safe).
-
-    Cells that are mines in every layout are never played, so they do not count; with one
-    playable cell the second safety is the first (nothing else to fall back on). A position
-    whose unknown cells are all certain mines is won: both 1.
-
-    With ``living``, dead cells (see dead_cells) do not count either, certain or not: opening
-    one shows a number already known, so the position after it is the same position, and the
-    move that matters is the safest living one. When every playable cell is dead, all count.
-    """
-    layouts = counts.layouts
-    ranked = sorted((w, v) for v, w in enumerate(counts.mine_weight) if w < layouts)
-    background = counts.background_weight is not None and bool(cons.background) and counts.background_weight < layouts
-    if living and ranked:
-        alive = first_living(ranked, DeadCells(cons, counts), 2)
-        ranked = alive if alive or background else ranked
-    weights = [w for w, _ in ranked[:2]]
-    if background:
-        weights += [counts.background_weight] * min(2, len(cons.background))
-    if not weights:
-        return 1.0, 1.0, True
-    lowest = sorted(weights)[:2]
-    best = 1.0 - lowest[0] / layouts
-    return best, 1.0 - lowest[-1] / layouts, lowest[0] == 0
-
-
 DOMINANCE_GAP = 0.001   # safer by more than this, so rounding alone never swaps two cells
 
 
@@ -114,7 +79,7 @@ def dominating(cons: Constraints, safety: dict[Coord, float], chosen: Coord,
     better = [c for c in others if c in cons.index and safety[c] > safety[chosen] + DOMINANCE_GAP]
     if not better:
         return None
-    solver = _solver_for(cons, "native", frontier_bounds(cons))
+    solver = frontier_solver(cons, "native", frontier_bounds(cons))
     try:
         a = cons.index[chosen] + 1
         for cell in better:
@@ -123,54 +88,6 @@ def dominating(cons: Constraints, safety: dict[Coord, float], chosen: Coord,
         return None
     finally:
         solver.delete()
-
-
-def evaluation_steps(nxt: Constraints, counts: Counts) -> int:
-    """The work of one look-ahead evaluation, in steps: one per frontier cell (constraints and
-    SAT check) plus one per four counting-DP states (``ComponentCounts.work``).
-
-    Counted, not timed, so a guess depends only on the position: the same on a loaded or an
-    idle machine, in a live run and in its replay. About 0.025 ms of CPU per step on the
-    project's machines (measured at f2310d7), so the default's budget (``DEFAULT_GUESSING``, 20000 steps)
-    bounds one guess's look-ahead at about half a second. Most guesses need far less: the
-    pruning by safety stops early, and on expert the slowest 1% of all moves stay under the
-    default's 100 ms target (benchmarks/README.md, "Solver speed").
-    """
-    return nxt.frontier_size + sum(cc.work for cc in counts.components) // 4
-
-
-def revealed_position(reveal: Reveal, value: int,
-                      cache: CountCache | None) -> tuple[Constraints, Counts] | None:
-    """The position after the reveal's cell opens safe and shows ``value``, with its exact
-    counts; None when no layout shows that value there (both look-aheads try every value 0-8)."""
-    nxt = reveal.show(value)
-    if nxt is None:
-        return None
-    counts = count_position(nxt, cache)
-    if counts is None or counts.layouts == 0:
-        return None
-    return nxt, counts
-
-
-def safety_of(cons: Constraints, counts: Counts, cell: Coord) -> float:
-    """P(``cell`` is safe): a frontier cell's own count, any other unknown cell the background's."""
-    if cell in cons.index:
-        return 1.0 - counts.mine_weight[cons.index[cell]] / counts.layouts
-    return 1.0 - (counts.background_weight or 0) / counts.layouts
-
-
-class _Budget:
-    """Steps left for one guess's look-ahead."""
-
-    def __init__(self, steps: int) -> None:
-        self.left = steps
-
-    def spend(self, steps: int) -> None:
-        self.left -= steps
-
-    @property
-    def spent(self) -> bool:
-        return self.left <= 0
 
 
 class Guesser:
@@ -308,8 +225,7 @@ class Guesser:
             close = [(t.score, t.cell) for t in scored
                      if t.living == best_living and t.score >= score - self.close_margin][: self.close_candidates]
             if len(close) >= 2:
-                from .two_guess import rescore_close_calls
-                found = rescore_close_calls(self, cons, close, safety, layouts, _Budget(self.close_budget))
+                found = rescore_close_calls(self, cons, close, safety, layouts, StepBudget(self.close_budget))
                 if found is not None:
                     cell, deeper = found
                     s = safety[cell]
@@ -339,7 +255,7 @@ class Guesser:
         layouts = counts.layouts
         scored = []
         floor = -1.0
-        budget = _Budget(self.step_budget)
+        budget = StepBudget(self.step_budget)
         for cell in self._ranked(cons, pool, safety):
             fifty = 1.0
             if fifties is not None and self.fifty_weight and safety[cell] > 0:
@@ -351,7 +267,7 @@ class Guesser:
             # Close calls need every score within close_margin of the best, not only the best.
             if safety[cell] * lift < floor - self.close_margin - 1e-9:
                 continue
-            found = self._look_ahead(cons, cell, layouts, safety[cell], floor - self.close_margin, budget, fifty)
+            found = self.bounded_look_ahead(cons, cell, layouts, safety[cell], floor - self.close_margin, budget, fifty)
             if found is None:
                 if budget.spent:
                     break
@@ -463,14 +379,15 @@ class Guesser:
         """The look-ahead's figures for guessing ``cell`` in this position, scored in full (no
         step budget, no pruning): what ``choose`` compares, for tools that score a cell it did
         not pick."""
-        found = self._look_ahead(cons, cell, counts.layouts, safety_of(cons, counts, cell))
+        found = self.bounded_look_ahead(cons, cell, counts.layouts, safety_of(cons, counts, cell))
         assert found is not None    # no floor and no budget: never cut short
         return found
 
-    def _look_ahead(self, cons: Constraints, cell: Coord, layouts: int, safe: float = 1.0,
-                    floor: float = -1.0, budget: "_Budget | None" = None,
-                    fifty: float = 1.0) -> LookAhead | None:
-        """The look-ahead's figures for guessing ``cell`` (see LookAhead).
+    def bounded_look_ahead(self, cons: Constraints, cell: Coord, layouts: int, safe: float = 1.0,
+                           floor: float = -1.0, budget: "StepBudget | None" = None,
+                           fifty: float = 1.0) -> LookAhead | None:
+        """The look-ahead's figures for guessing ``cell`` (see LookAhead), cut short by a
+        ``floor`` and a step ``budget`` (the two-guess look-ahead runs it inside its positions).
 
         None as soon as the score provably stays below ``floor``: what is left of the cell's
         safety, counted as certain survival, would still not reach it.

@@ -24,20 +24,36 @@ one-step choice stands (a partial comparison would favour whichever cell came fi
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from ..board import neighbours
 from .backbone import any_certain_safe
 from .constraints import Constraints, Reveal
-from .probability import Counts
-from .strategy import Guesser, _Budget, evaluation_steps, revealed_position, two_best_safeties
+from .lookahead import StepBudget, evaluation_steps, revealed_position, two_best_safeties
+from .probability import CountCache, Counts
 
 Coord = tuple[int, int]
+
+
+class OneStepGuesser(Protocol):
+    """What the two-guess look-ahead needs of the one-step look-ahead (``strategy.Guesser``
+    is one): its candidates in a position, its bounded score of one of them, and its count
+    cache (shared, so positions both look at are counted once)."""
+
+    cache: CountCache
+
+    def candidate_pool(self, cons: Constraints, counts: Counts) -> tuple[list[Coord], dict[Coord, float]]: ...
+
+    def bounded_look_ahead(self, cons: Constraints, cell: Coord, layouts: int, safe: float = 1.0,
+                           floor: float = -1.0, budget: StepBudget | None = None,
+                           fifty: float = 1.0) -> tuple[float, ...] | None: ...
 
 
 class OutOfSteps(Exception):
     """The two-guess budget ran out: the comparison is incomplete and must not be used."""
 
 
-def best_one_step(guesser: Guesser, cons: Constraints, counts: Counts, budget: _Budget) -> float:
+def best_one_step(guesser: OneStepGuesser, cons: Constraints, counts: Counts, budget: StepBudget) -> float:
     """The best one-step look-ahead value among the guesser's candidates in this position.
 
     Raises OutOfSteps when the budget runs out first. A position whose unknown cells are all
@@ -49,7 +65,7 @@ def best_one_step(guesser: Guesser, cons: Constraints, counts: Counts, budget: _
     for cell in sorted(pool, key=lambda c: -safety[c]):
         if safety[cell] <= best + 1e-12:
             break                      # sorted by safety: no later cell can score more
-        found = guesser._look_ahead(cons, cell, counts.layouts, safety[cell], best, budget)
+        found = guesser.bounded_look_ahead(cons, cell, counts.layouts, safety[cell], best, budget)
         if budget.spent:
             raise OutOfSteps
         if found is not None:
@@ -57,8 +73,8 @@ def best_one_step(guesser: Guesser, cons: Constraints, counts: Counts, budget: _
     return best
 
 
-def two_guess_survival(guesser: Guesser, cons: Constraints, cell: Coord, layouts: int, safe: float,
-                       floor: float, budget: _Budget) -> float | None:
+def two_guess_survival(guesser: OneStepGuesser, cons: Constraints, cell: Coord, layouts: int, safe: float,
+                       floor: float, budget: StepBudget) -> float | None:
     """P(``cell`` is safe and so are the next guesses, each chosen by the one-step look-ahead),
     counting a value that leaves a certain cell as survival (see the module docstring).
 
@@ -82,9 +98,9 @@ def two_guess_survival(guesser: Guesser, cons: Constraints, cell: Coord, layouts
     return survive
 
 
-def rescore_close_calls(guesser: Guesser, cons: Constraints, close: list[tuple[float, Coord]],
+def rescore_close_calls(guesser: OneStepGuesser, cons: Constraints, close: list[tuple[float, Coord]],
                         safety: dict[Coord, float], layouts: int,
-                        budget: _Budget) -> tuple[Coord, float] | None:
+                        budget: StepBudget) -> tuple[Coord, float] | None:
     """(cell, two-guess survival) of the best of ``close`` ((one-step score, cell), best first),
     or None when the budget ran out before all of them were compared."""
     best_cell, best = None, -1.0

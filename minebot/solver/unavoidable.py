@@ -20,7 +20,7 @@ common longer one (JSMinesweeper finds the same chains by following links end to
 from __future__ import annotations
 
 from ..board import neighbours
-from .backbone import _solver_for, frontier_bounds
+from .backbone import frontier_bounds, frontier_solver
 from .constraints import Constraints
 from .probability import Counts
 
@@ -46,7 +46,7 @@ def _links(cons: Constraints, counts: Counts) -> list[tuple[int, int]]:
                     pairs.append((v, u))
     if not pairs:
         return []
-    solver = _solver_for(cons, "native", frontier_bounds(cons))
+    solver = frontier_solver(cons, "native", frontier_bounds(cons))
     try:
         return [(v, u) for v, u in pairs
                 if not solver.solve(assumptions=[v + 1, u + 1]) and not solver.solve(assumptions=[-v - 1, -u - 1])]

@@ -25,7 +25,7 @@ import numpy as np
 from ..board import Board
 from ..errors import NoGameError
 from .features import grid_patches
-from .lattice import MIN_PITCH, _largest_rectangle
+from .lattice import MIN_PITCH, largest_rectangle
 from .locate import Grid
 from .templates import MAX_STORED, TemplateSet
 
@@ -177,7 +177,7 @@ def locate_by_looks(frame: np.ndarray, tset: TemplateSet, min_cells: int = 4) ->
             py, px = divmod(int(flat_phase), pitch)
             if counts[py, px] < min_cells * min_cells:
                 continue
-            found = _largest_rectangle(ok[py, px])
+            found = largest_rectangle(ok[py, px])
             if found is None:
                 continue
             top, left, rows, cols = found
@@ -232,7 +232,7 @@ def _exact(frame: np.ndarray, tset: TemplateSet, grid: Grid, min_cells: int, rea
     cols_all, rows_all = (w - x_first) // pitch, (h - y_first) // pitch
     whole = _grid(x_first, y_first, pitch, rows_all, cols_all, frame.shape)
     ok = _distances(frame, whole, tset) <= FINE_MATCH
-    found = _largest_rectangle(ok)
+    found = largest_rectangle(ok)
     if found is None or found[2] < min_cells or found[3] < min_cells:
         return None
     top, left, rows, cols = found

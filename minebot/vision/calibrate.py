@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..board import Board, CELL_CHARS
-from ..errors import BadInputError, NoGameError
 from .. import games
+from ..board import CELL_CHARS, Board
+from ..errors import BadInputError, NoGameError
 from ..games import GameProfile
 from .bylooks import fit_known
 from .features import grid_patches, tile_patch

@@ -60,7 +60,7 @@ def text_lines(frame: np.ndarray, region: tuple[int, int, int, int]) -> list[lis
     grey = cv2.cvtColor(np.ascontiguousarray(frame[top:bottom, left:right]), cv2.COLOR_BGR2GRAY)
     mask = (grey < DARK).astype(np.uint8)
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    boxes = [tuple(int(v) for v in s[:4]) for s in stats[1:]]
+    boxes = [(int(s[0]), int(s[1]), int(s[2]), int(s[3])) for s in stats[1:]]
     boxes = [b for b in boxes if 5 <= b[3] <= 48 and b[2] <= 40]    # up to a 2x-scaled label
     lines: list[list[tuple[int, int, int, int]]] = []
     for b in sorted(boxes, key=lambda b: (b[0], b[1] + b[3] / 2)):   # left to right, then top down

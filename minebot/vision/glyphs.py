@@ -96,7 +96,7 @@ def describe(alpha: np.ndarray) -> Glyph | None:
     height, width = bottom - top, right - left
     if height < MIN_HEIGHT:
         return None
-    crop = np.ascontiguousarray(alpha[top:bottom, left:right], dtype=np.float32)
+    crop: np.ndarray = np.ascontiguousarray(alpha[top:bottom, left:right], dtype=np.float32)
     # upscale tiny glyphs first so INTER_AREA averages rather than skips
     scale = max(1, int(np.ceil(max(GLYPH_H / height, GLYPH_W / width))))
     if scale > 1:

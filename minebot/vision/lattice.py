@@ -33,15 +33,6 @@ EDGE = 10
 MIN_PITCH = 12
 """Smallest cell pitch accepted, in pixels."""
 
-LINE_RATIO = 3.0
-"""A lattice line must have this many times the edge share of the cells' insides..."""
-
-LINE_SHARE = 0.3
-"""...and at least this share of the strongest line's..."""
-
-MIN_LINE = 0.1
-"""...and edges on at least this share of its length."""
-
 BAND = 2
 """Pixels either side of a lattice position where a boundary's edges may lie."""
 
@@ -123,7 +114,7 @@ def _sides(edges: np.ndarray, lines: np.ndarray, across: np.ndarray) -> np.ndarr
     return (csum[hi] - csum[lo]) / np.maximum(hi - lo, 1)[:, None]
 
 
-def _largest_rectangle(ok: np.ndarray) -> tuple[int, int, int, int] | None:
+def largest_rectangle(ok: np.ndarray) -> tuple[int, int, int, int] | None:
     """(top, left, rows, cols) of the largest all-true rectangle of a boolean matrix."""
     best, best_area = None, 0
     heights = np.zeros(ok.shape[1], int)
@@ -157,7 +148,7 @@ def _board_rectangle(sides: np.ndarray) -> tuple[int, int, int, int] | None:
     new corners) have at least two. Outside a board a would-be cell has at most the board's
     edge and one stray line.
     """
-    found = _largest_rectangle(sides >= 3)
+    found = largest_rectangle(sides >= 3)
     if found is None:
         return None
     top, left, rows, cols = found

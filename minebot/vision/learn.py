@@ -81,7 +81,7 @@ def _add(name: str, examples: list[Example]) -> int:
     folder = learned_dir(name)
     kept: list[Example] = []
     if (folder / META).is_file():
-        old = TemplateSet._load(folder, folder / META)
+        old = TemplateSet.load_folder(folder, folder / META)
         kept = [Example(cv2.imread(str(folder / f)), CELL_CHARS[int(code)], look, None, int(size))
                 for f, code, look, size in zip(old.files, old.codes, old.looks, old.sizes)]
     merged = merge_examples(kept, examples)

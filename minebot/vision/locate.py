@@ -217,14 +217,14 @@ def _complete_lattice(x, y, w, h, size, size_tol=1):
             if best is not None and len(rows) * len(cols) <= best[0].size * best[2].size:
                 continue
             sel = np.flatnonzero(inside)
-            cx0 = np.zeros(len(cols), int); cx1 = np.zeros(len(cols), int)
-            ry0 = np.zeros(len(rows), int); ry1 = np.zeros(len(rows), int)
+            cx0, cx1 = np.zeros(len(cols), int), np.zeros(len(cols), int)
+            ry0, ry1 = np.zeros(len(rows), int), np.zeros(len(rows), int)
             for ci in range(len(cols)):
                 m = sel[col_of[sel] == ci]
-                cx0[ci] = int(np.median(x[m])); cx1[ci] = int(np.median(x[m] + w[m]))
+                cx0[ci], cx1[ci] = int(np.median(x[m])), int(np.median(x[m] + w[m]))
             for ri in range(len(rows)):
                 m = sel[row_of[sel] == ri]
-                ry0[ri] = int(np.median(y[m])); ry1[ri] = int(np.median(y[m] + h[m]))
+                ry0[ri], ry1[ri] = int(np.median(y[m])), int(np.median(y[m] + h[m]))
             best = (cx0, cx1, ry0, ry1)
     return best
 
@@ -263,7 +263,7 @@ CONTINUED_SHARE = 0.6
 """Share of an outer row or column's neighbours that must look like tiles to call it cut."""
 
 
-def _continues(frame: np.ndarray, grid: Grid) -> str | None:
+def continues(frame: np.ndarray, grid: Grid) -> str | None:
     """Which side of ``grid`` the lattice visibly goes on past (None: all four are clear).
 
     A lattice found on part of a board (two rows and columns dropped from a lost classic
@@ -342,7 +342,7 @@ def locate(frame: np.ndarray, min_cells: int = 2) -> Grid:
         grid = _search(frame, backgrounds, MIN_TILE, min_cells)
     if grid is None:
         raise NoGameError("no Minesweeper board found in the image")
-    side = _continues(frame, grid)
+    side = continues(frame, grid)
     if side is not None:
         raise NoGameError(f"found a {grid.cols}x{grid.rows} lattice of tiles, but more tiles go "
                           f"on past its {side} edge: part of a board, not read")

@@ -18,11 +18,11 @@ import cv2
 import numpy as np
 
 from .. import games
-from ..board import Board, Cell, CELL_CHARS, GameState, neighbour_count
+from ..board import CELL_CHARS, Board, Cell, GameState, neighbour_count
 from ..errors import BadInputError, NoGameError
 from ..games import CounterKind, GameProfile
-from .counter import find_counter, find_status_counter
 from .bylooks import locate_by_looks
+from .counter import find_counter, find_status_counter
 from .features import grid_patches
 from .grids import align, locate_board, touching
 from .image import as_frame, load_image
@@ -212,7 +212,9 @@ class Reader:
         for tset in self._candidates(game):
             fitted = grid
             if touching(grid):
-                fitted = align(frame, grid, lambda g, t=tset: _template_cost(frame, g, t))
+                def cost(g: Grid, t: TemplateSet = tset) -> float:
+                    return _template_cost(frame, g, t)
+                fitted = align(frame, grid, cost)
             if cut is None or cut[0] is not fitted:
                 patches = grid_patches(frame, fitted.x0, fitted.x1, fitted.y0, fitted.y1)
                 cut = (fitted, patches.reshape(fitted.rows * fitted.cols, *patches.shape[2:]))
@@ -367,10 +369,10 @@ class Reader:
             try:
                 grid = locate_board(frame, profile, min_cells=4, cache=shared)
             except NoGameError:
-                found = self._by_looks(frame, profile)
-                if found is None:
+                located = self._by_looks(frame, profile)
+                if located is None:
                     continue
-                grid = found
+                grid = located
             if not fit:
                 return _Found(profile, grid)
             try:

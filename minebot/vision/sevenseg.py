@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-SEGMENTS = {
+SEGMENTS: dict[tuple[int, ...], int] = {
     # segments a (top), b (top right), c (bottom right), d (bottom), e (bottom left),
     # f (top left), g (middle) -> digit
     (1, 1, 1, 1, 1, 1, 0): 0, (0, 1, 1, 0, 0, 0, 0): 1, (1, 1, 0, 1, 1, 0, 1): 2,

@@ -150,9 +150,9 @@ class TemplateSet:
             key = None
         if key is not None and key in _CACHE:
             return _CACHE[key]
-        tset = cls._load(folder, meta_path)
+        tset = cls.load_folder(folder, meta_path)
         if extra.is_file() and extra.parent != folder:
-            tset = tset.extended(cls._load(extra.parent, extra))
+            tset = tset.extended(cls.load_folder(extra.parent, extra))
         if key is not None:
             _CACHE[key] = tset
         return tset
@@ -169,7 +169,10 @@ class TemplateSet:
                            np.concatenate([mine, np.ones(m, bool)]), self.max_distance)
 
     @classmethod
-    def _load(cls, folder: Path, meta_path: Path) -> "TemplateSet":
+    def load_folder(cls, folder: Path, meta_path: Path) -> "TemplateSet":
+        """The set described by ``meta_path`` with its images in ``folder``, read as it is on
+        disk: no cache, and no learned looks added (``load`` adds them; the learner reads its
+        own looks alone with this)."""
         try:
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError) as exc:
@@ -237,7 +240,7 @@ class TemplateSet:
         return np.sqrt(np.maximum(d2, 0.0) / f.shape[1])
 
 
-_CACHE: dict[tuple[str, int], TemplateSet] = {}
+_CACHE: dict[tuple[str, int, int], TemplateSet] = {}
 
 
 @dataclass

@@ -1,0 +1,221 @@
+"""GNOME Mines 40.1 through its own interface: level chooser, custom size dialog, Play Again,
+"start a new game?" confirmation, "Congratulations!" dialog and pause.
+
+Why keyboard only: every one of these has a shortcut (Ctrl+N the chooser, 1-4 its buttons,
+Ctrl+R Play Again, Tab/Return in the confirmation, Pause), and a key never lands on a cell,
+so none of them can be a blind click.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ...board import Board, GameState
+from ...errors import MinebotError, NoGameError
+from ...game.ui import GameHost, GameUI, all_covered
+from ...levels import LEVELS
+from .profile import custom_mines_roundtrip
+
+CHOOSER_KEYS = {"beginner": "1", "intermediate": "2", "expert": "3"}
+
+UNLISTED_DIALOG_WAIT = 0.4
+"""Seconds a won game is watched for the "Congratulations!" window where windows cannot be
+listed (it shows within a few frames of the win, when the time makes the top 10)."""
+
+UNLISTED_TRIES = 3
+"""Ctrl+R presses for a new game where windows cannot be listed (a late "Congratulations!"
+window swallows one)."""
+
+_TRANSIENT_BGR = np.array([[0xCF, 0xD7, 0xD3], [0x85, 0x8A, 0x88]], dtype=np.uint8)
+"""GNOME Mines' hover (#d3d7cf) and pressed (#888a85) tile colours, as BGR."""
+
+
+class GnomeMinesUI(GameUI):
+    """GNOME Mines (the game once called Gnomine)."""
+
+    game = "gnome-mines"
+    levels = {name: (lv.rows, lv.cols, lv.mines) for name, lv in LEVELS.items()}
+
+    def looks_transient(self, crop: np.ndarray) -> bool:
+        """Mostly the hover or pressed colour: a cell between states."""
+        if crop.size == 0:
+            return False
+        inner = crop[crop.shape[0] // 4: -crop.shape[0] // 4 or None,
+                     crop.shape[1] // 4: -crop.shape[1] // 4 or None]
+        flat = inner.reshape(-1, 3)
+        hits = (flat[:, None, :] == _TRANSIENT_BGR[None, :, :]).all(axis=2).any(axis=1)
+        return bool(hits.mean() > 0.9)
+
+    # -- games --------------------------------------------------------------------------
+    def start(self, live: GameHost, level: str | None,
+              custom: tuple[int, int, int] | None) -> Board:
+        """Bring the window to ``level``/``custom`` with a fresh board, through the chooser."""
+        if level is None and custom is None:
+            return super().start(live, level, custom)
+        self.close_dialogs(live)
+        live.focus()
+        want = self.levels[level][:2] if level else custom[:2]
+        try:
+            board = live.observe()
+        except NoGameError:
+            board = None
+        if board is not None and board.shape == want and all_covered(board):
+            live.expected_shape = board.shape
+            return board
+        if board is not None and board.shape == want:
+            return live.new_game()
+        self._to_chooser(live, board)
+        if level:
+            live.key(CHOOSER_KEYS[level])
+        else:
+            self._custom_dialog(live, custom)
+        live.reading = None
+        return live.wait_fresh()
+
+    def _to_chooser(self, live: GameHost, board: Board | None) -> None:
+        from ...vision.reader import NoBoardError
+        if board is None:
+            try:
+                live.reader.read(live.grab())
+            except NoBoardError as exc:
+                if exc.state is GameState.CHOOSER:
+                    return
+        live.key("ctrl+n")
+        time.sleep(0.15)
+        self._confirm_new_game(live)
+        time.sleep(0.2)
+
+    def _confirm_new_game(self, live: GameHost) -> None:
+        """Answer "Do you want to start a new game?" with Start New Game (keyboard only)."""
+        if live.x11 is None:
+            self._confirm_unlisted(live)
+            return
+        self.answer(live, self.dialogs(live), ["Tab", "Return"], timeout=2.0)
+
+    def _confirm_unlisted(self, live: GameHost) -> None:
+        """No window list: the question is only asked of a game in progress, and shows as the
+        board turning to "Paused" (or hidden by the question); only then do the keys go (to
+        the question, which has the focus). Never to the level chooser: Return there would
+        pick a level."""
+        from ...vision.reader import NoBoardError
+        board = live.reading.board if live.reading is not None else None
+        if board is None or board.is_over or all_covered(board) or live.frame is None:
+            return
+        if not live.await_board_change(live.frame, live.reading.board_px, 1.0):
+            return
+        time.sleep(0.1)
+        try:
+            live.reader.read(live.grab())
+            return   # a board reads: no question over it
+        except NoBoardError as exc:
+            if exc.state is GameState.CHOOSER:
+                return
+        except MinebotError:
+            pass
+        for combo in ("Tab", "Return"):
+            live.backend.key(combo)
+
+    def close_unlisted_dialogs(self, live: GameHost) -> bool:
+        """After a win GNOME Mines may open its modal "Congratulations!" window over the board.
+        When the last board read had cells opened (Escape on a board before its first reveal
+        would go back to the level chooser) and the screen no longer shows it (the won board
+        changed, or no board reads at all), press Escape, which closes that window and does
+        nothing to an opened board, and wait for the board to show again."""
+        from ...vision.reader import NoBoardError, UnmatchedCellsError
+        board = live.reading.board if live.reading is not None else live.won_board
+        if board is None or all_covered(board) or board.state in (GameState.LOST, GameState.PAUSED):
+            return False
+        frame = live.grab()
+        if board.state is GameState.WON and live.won_frame is not None:
+            if live.ring_same(live.won_frame, live.won_px, inside=True):
+                return False
+        else:
+            try:
+                live.reader.read(frame)
+                return False
+            except NoBoardError as exc:
+                if exc.state is not GameState.NONE:
+                    return False
+            except UnmatchedCellsError:
+                pass
+        live.backend.key("Escape")
+        live.dialogs_closed += 1
+        deadline = time.monotonic() + 1.0
+        while time.monotonic() < deadline:
+            time.sleep(0.02)
+            try:
+                live.reader.read(live.grab())
+                break
+            except (NoBoardError, UnmatchedCellsError):
+                continue
+        return True
+
+    def _custom_dialog(self, live: GameHost, custom: tuple[int, int, int]) -> None:
+        """Chooser -> Custom: type width, height and mine percentage, then Play Game.
+
+        The dialog opens with nothing focused; Tab enters Width, and each further Tab moves
+        to the next number (Height, Percent mines). The game turns the whole percentage back
+        into a count, so the mines played may differ from the request (see mines_hint).
+        """
+        rows, cols, mines = custom
+        live.key("4")
+        time.sleep(0.3)
+        percent = max(1, round(mines * 100 / (rows * cols)))
+        live.key("Tab")
+        for value in (cols, rows, percent):
+            live.key("ctrl+a")
+            for ch in str(value):
+                live.key(ch)
+            live.key("Tab")
+        live.key("alt+p")
+        time.sleep(0.3)
+        live.mines_hint = custom_mines_roundtrip(rows, cols, mines)
+
+    def request_new_game(self, live: GameHost, board: Board | None) -> None:
+        """Play Again (Ctrl+R), confirming when a game is in progress."""
+        in_progress = board is not None and not board.is_over
+        if live.x11 is None:
+            self._new_game_unlisted(live, board, in_progress)
+            return
+        live.key("ctrl+r")
+        if in_progress or board is None:
+            # Mid-game (or unknown) GNOME Mines asks "start a new game?": answer it.
+            deadline = time.monotonic() + 0.3
+            while time.monotonic() < deadline and not self.dialogs(live):
+                time.sleep(0.01)
+            self._confirm_new_game(live)
+
+    def resume(self, live: GameHost) -> None:
+        """"Paused" covers the board: focus the game; if it stays paused, press Pause (a
+        toggle, so only ever pressed while the screen shows the pause)."""
+        from ...vision.reader import NoBoardError
+        live.focus()
+        time.sleep(0.05)
+        try:
+            live.reader.read(live.settled_frame())
+        except NoBoardError as exc:
+            if exc.state is GameState.PAUSED:
+                live.key("Pause")
+                time.sleep(0.1)
+        except MinebotError:
+            pass
+
+    def _new_game_unlisted(self, live: GameHost, board: Board | None, in_progress: bool) -> None:
+        """Ctrl+R where windows cannot be listed. A won game may still get its
+        "Congratulations!" window (it would swallow Ctrl+R): give it time to show and close it
+        first; and when the board does not change after Ctrl+R, close what covers it and press
+        again."""
+        frame = live.frame
+        px = live.reading.board_px if live.reading is not None else None
+        if board is not None and board.state is GameState.WON and live.won_frame is not None:
+            if live.await_board_change(live.won_frame, live.won_px, UNLISTED_DIALOG_WAIT):
+                self.close_dialogs(live)
+        for _ in range(UNLISTED_TRIES):
+            live.key("ctrl+r")
+            if in_progress:
+                self._confirm_new_game(live)
+            if frame is None or px is None or live.await_board_change(frame, px, 2.0):
+                return
+            self.close_dialogs(live)

@@ -1,0 +1,48 @@
+"""The live side of the games registry: each game's ``GameUI`` class, by profile name.
+
+Why apart from the profiles (``minebot.games``): a profile is data that the reader, the
+calibration and the engine use too; a ``GameUI`` is live play (keys, dialogs, the pointer),
+which depends on the backends and on reading. Keeping the classes here lets the profiles stay
+below everything that reads a game, and live play above them, with no cycle.
+
+Adding a game: its folder (``minebot/games/NAME/``: ``profile.py``, ``ui.py``), one line in
+``minebot.games.PROFILES`` and one in ``UIS`` below.
+"""
+
+from __future__ import annotations
+
+from ..backends.x11.window import X11, find_game_window
+from ..errors import BadInputError
+from ..game.ui import GameUI
+from . import PROFILES, GameProfile, get
+from .gnome_mines.ui import GnomeMinesUI
+from .kmines.ui import KMinesUI
+from .xdemineur.ui import XdemineurUI
+
+UIS: dict[str, type[GameUI]] = {ui.game: ui for ui in (GnomeMinesUI, XdemineurUI, KMinesUI)}
+"""Every game minebot can play live: its profile's name -> its ``GameUI`` class."""
+
+
+def ui_for(profile: GameProfile | str) -> GameUI:
+    """The ``GameUI`` of a game (a profile or its name); bad input when it cannot be played live."""
+    if isinstance(profile, str):
+        profile = get(profile)
+    ui = UIS.get(profile.name)
+    if ui is None:
+        raise BadInputError(f"minebot cannot play {profile.title} live yet")
+    return ui(profile)
+
+
+def detect(x11: X11, window_id: int | None = None) -> GameUI | None:
+    """The ``GameUI`` of the supported game that owns ``window_id``, or (with none given) of
+    the first supported game, in registry order, with a window open; None if there is none."""
+    info = x11.info(window_id) if window_id is not None else None
+    for profile in PROFILES.values():
+        if profile.name not in UIS:
+            continue
+        if window_id is not None:
+            if info is not None and profile.window.matches(info.title, info.wm_class):
+                return ui_for(profile)
+        elif find_game_window(x11, profile.window) is not None:
+            return ui_for(profile)
+    return None

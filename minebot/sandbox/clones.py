@@ -1,0 +1,141 @@
+"""Private copies of the other Minesweeper clones: xdemineur and KMines.
+
+Why private, as for GNOME Mines (``sandbox.mines``): a test, demo or benchmark must neither read
+nor change anything of the user's, and must end exactly the processes it started. Each game
+runs in its own process group (ended by that group, never by name) with its own temporary
+home; KMines also gets its own ``dbus-run-session`` with a bus that starts no services and its
+settings in a private ``XDG_CONFIG_HOME/kminesrc`` (facts in ``fixtures/CLONES.md``).
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+from ..errors import DesktopError
+from ..games.kmines.profile import LEVELS as KMINES_LEVELS
+from .private_game import PrivateGame, check_choice, check_custom
+from .session import NO_SERVICES_BUS
+
+XDEMINEUR = "/usr/games/xdemineur"
+KMINES = "/usr/games/kmines"
+
+KMINES_THEMES = ("classic", "default", "green", "graveyard-mayhem")
+"""The themes Debian's kmines 22.12 ships (``/usr/share/kmines/themes``)."""
+
+
+class Xdemineur(PrivateGame):
+    """``with Xdemineur(xvfb, cols=30, rows=16, mines=99) as g:`` (``-geometry COLSxROWS -m N``).
+
+    The window has a fixed size for the board (not resizable); at least 12 columns. xdemineur
+    keeps no settings or scores, so its home stays empty.
+    """
+
+    profile = "xdemineur"
+    exe = XDEMINEUR
+    package = "xdemineur"
+
+    def __init__(self, display, cols: int = 30, rows: int = 16, mines: int = 99, **kw) -> None:
+        if cols < 12 or rows < 4 or not 1 <= mines < rows * cols:
+            raise DesktopError(f"xdemineur board {cols}x{rows}/{mines}: at least 12 columns and "
+                               "4 rows, 1 mine up to cells - 1")
+        super().__init__(display, **kw)
+        self.cols, self.rows, self.mines = cols, rows, mines
+
+    @property
+    def board(self) -> tuple[int, int, int]:
+        """(rows, cols, mines) of the games it plays."""
+        return self.rows, self.cols, self.mines
+
+    def argv(self) -> list[str]:
+        return [self.exe, "-geometry", f"{self.cols}x{self.rows}", "-m", str(self.mines)]
+
+
+class KMines(PrivateGame):
+    """``with KMines(xvfb, level="easy", theme="classic", window=(640, 480)) as g:``
+
+    ``level`` easy/medium/hard, or ``custom=(rows, cols, mines)``; ``theme`` one of
+    ``KMINES_THEMES``; ``window`` the window size (default: KMines' own, 0.4 x the screen).
+    Its settings say: no "Reset the Game?" box after a loss (under Xvfb it is drawn as a black
+    box over the board), question marks on.
+    """
+
+    profile = "kmines"
+    exe = KMINES
+    package = "kmines"
+
+    def __init__(self, display, level: str | None = "easy", theme: str = "classic",
+                 window: tuple[int, int] | None = None,
+                 custom: tuple[int, int, int] | None = None, **kw) -> None:
+        check_choice("KMines theme", theme, KMINES_THEMES)
+        if custom is None:
+            check_choice("KMines level", level, KMINES_LEVELS)
+        else:
+            check_custom("KMines custom board", custom, (5, 50), 9)
+        super().__init__(display, **kw)
+        self.level, self.theme, self.window_size, self.custom = level, theme, window, custom
+
+    @property
+    def board(self) -> tuple[int, int, int]:
+        """(rows, cols, mines) of the games it plays."""
+        return self.custom if self.custom is not None else KMINES_LEVELS[self.level]
+
+    def kminesrc(self) -> str:
+        """The settings file (keys from KMines' ``kmines.kcfg`` and libkdegames).
+
+        ``kmines_reset`` is read from ``[General]``; KDE's "don't ask again" store is
+        ``[Notification Messages]``, so it is written in both. The theme id is the path of the
+        theme's .desktop file in the app data dir (a bare name is silently ignored).
+        """
+        level = "Custom" if self.custom is not None else self.level.capitalize()
+        text = ("[General]\nkmines_reset=false\nquestion mark=true\n\n"
+                "[Notification Messages]\nkmines_reset=false\n\n"
+                f"[KgDifficulty]\nLevel={level}\n\n"
+                f"[KgTheme]\nTheme=themes/{self.theme}.desktop\n")
+        if self.custom is not None:
+            rows, cols, mines = self.custom
+            text += f"\n[Options]\ncustom width={cols}\ncustom height={rows}\ncustom mines={mines}\n"
+        return text
+
+    def prepare(self, home: Path) -> dict[str, str]:
+        (home / "config" / "kminesrc").write_text(self.kminesrc())
+        (home / "dbus.conf").write_text(NO_SERVICES_BUS)
+        run = home / "run"
+        run.mkdir(mode=0o700)
+        return {"QT_QPA_PLATFORM": "xcb", "XDG_RUNTIME_DIR": str(run)}
+
+    def argv(self) -> list[str]:
+        if shutil.which("dbus-run-session") is None:
+            raise DesktopError("dbus-run-session is not installed (apt install dbus)")
+        assert self.home is not None
+        return ["dbus-run-session", f"--config-file={self.home / 'dbus.conf'}", "--", self.exe]
+
+    def after_start(self) -> None:
+        if self.window_size is not None:
+            assert self.window is not None
+            self.x11.move_resize(self.window.id, None, None, *self.window_size)
+            deadline = time.monotonic() + 5.0
+            while time.monotonic() < deadline:
+                info = self.refresh()
+                if (info.rect.width, info.rect.height) == tuple(self.window_size):
+                    break
+                time.sleep(0.05)
+        time.sleep(0.5)   # the scene is laid out again after the first show / the resize
+
+
+DEMO_BOARDS: dict[str, dict[str, dict[str, Any]]] = {
+    "xdemineur": {"beginner": {"cols": 16, "rows": 16, "mines": 40},
+                  "expert": {"cols": 30, "rows": 16, "mines": 99}},
+    "kmines": {"beginner": {"level": "easy"}, "expert": {"level": "hard"}},
+}
+"""What ``minebot demo --beginner``/``--expert`` play in each clone (launcher options)."""
+
+
+def demo_clone(game: str, level: str, display, window: tuple[int, int]) -> "Xdemineur | KMines":
+    """A private xdemineur or KMines (not started) for ``level`` of the demo."""
+    options = DEMO_BOARDS[game][level]
+    if game == "xdemineur":
+        return Xdemineur(display, **options)
+    return KMines(display, theme="classic", window=window, **options)

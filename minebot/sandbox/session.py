@@ -1,0 +1,511 @@
+"""Private desktops to play on: a display server, maybe a window manager, all ended by PID.
+
+Why: minebot must play where people play, not only on a bare Xvfb. Each ``Desktop`` starts its
+display server (and window manager) on a display number / Wayland socket / D-Bus session of
+its own, so tests and CI never touch the user's desktop or another run's, and ``stop`` ends
+exactly the process groups it started (never a process found by name).
+
+    with open_desktop("openbox") as desk:          # Xvfb + openbox
+        GnomeMines(desk, level="expert").start()   # the game runs on desk.display
+
+Kinds (``DESKTOPS``): ``xvfb`` (no window manager), ``openbox`` and ``metacity`` (Xvfb plus that
+window manager), ``weston`` (headless weston with XWayland: the game is an X11 client of
+XWayland, whose root window reads black, so only window grabs work there), ``mutter``
+(headless GNOME compositor with XWayland, PipeWire and WirePlumber on a private session bus),
+``gnome-wayland`` (the same mutter without XWayland: the game is a native Wayland client, seen
+and played only through mutter's ScreenCast and RemoteDesktop D-Bus APIs), and
+``gnome-shell-wayland`` (real GNOME Shell in place of bare mutter, played the same way).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from ..backends.mutter.dbus import Bus, has_mutter, leave_overview
+from ..backends.mutter.session import MutterSession
+from ..backends.x11.window import X11, open_display
+from ..errors import DesktopError
+from .xvfb import Xvfb, die_with_parent, stop_process_group
+
+DESKTOPS = ("xvfb", "openbox", "metacity", "weston", "mutter", "gnome-wayland",
+            "gnome-shell-wayland")
+NO_SERVICES_BUS = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <!-- A session bus that starts no services: no portals or document FUSE daemons. -->
+  <type>session</type>
+  <listen>unix:tmpdir=/tmp</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+"""
+"""A D-Bus session config that auto-starts nothing (shared by the game and window managers)."""
+
+
+def _spawn(argv: list[str], env: dict, log: Path, cwd: Path) -> subprocess.Popen:
+    """Start ``argv`` as the leader of a new process group (what ``stop`` signals), output to
+    ``log``, dying with us if we are killed."""
+    with open(log, "wb") as out:
+        return subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, stdout=out,
+                                stderr=subprocess.STDOUT, start_new_session=True, cwd=cwd,
+                                preexec_fn=die_with_parent)
+
+
+def ensure_x11_socket_dir() -> None:
+    """Create ``/tmp/.X11-unix`` (sticky, world-writable) when it is missing.
+
+    Xvfb creates it itself, but weston and mutter start Xwayland only after binding its socket
+    there, and fail ("failed to bind to /tmp/.X11-unix/X0") on a machine where no X server has
+    run since boot: a fresh install, a container, a pristine Debian root.
+    """
+    path = Path("/tmp/.X11-unix")
+    if not path.is_dir():
+        try:
+            path.mkdir(mode=0o1777)
+            os.chmod(path, 0o1777)   # mkdir's mode is masked by the umask
+        except FileExistsError:
+            pass
+        except OSError as exc:
+            raise DesktopError(f"cannot create {path} for Xwayland's socket: {exc.strerror}") from None
+
+
+def _tail(path: Path, size: int = 400) -> str:
+    return path.read_bytes()[-size:].decode(errors="replace").strip() if path.exists() else ""
+
+
+class Desktop:
+    """A private display: ``display`` (the X display the game uses), ``env()`` for its
+    programs, ``start()``/``stop()`` (idempotent) and a context manager."""
+
+    kind = "?"
+
+    def clear_view(self) -> None:
+        """Close whatever the desktop shows over its windows (GNOME Shell's overview), so a
+        game that maps is seen as a window and not as a thumbnail; nothing to do elsewhere."""
+
+    def __init__(self, width: int = 1600, height: int = 1024, timeout: float = 15.0) -> None:
+        self.width, self.height, self.timeout = width, height, timeout
+        self.display: str | None = None
+        self.home: Path | None = None
+        self._procs: list[subprocess.Popen] = []
+
+    def env(self, base: dict | None = None) -> dict:
+        raise NotImplementedError
+
+    def start(self) -> "Desktop":
+        raise NotImplementedError
+
+    def _home(self) -> Path:
+        self.home = Path(tempfile.mkdtemp(prefix=f"minebot-{self.kind}-"))
+        return self.home
+
+    def _need(self, exe: str, package: str) -> str:
+        path = shutil.which(exe)
+        if path is None:
+            raise DesktopError(f"{exe} is not installed (apt install {package})")
+        return path
+
+    def _await(self, log: Path, ready, what: str):
+        """Poll ``ready()`` until it gives a value; fail with the ``log`` tail if the newest
+        process started here exits or ``timeout`` passes (``what`` did not happen)."""
+        deadline = time.monotonic() + self.timeout
+        while True:
+            value = ready()
+            if value:
+                return value
+            if self._procs[-1].poll() is not None:
+                raise DesktopError(f"{self.kind} exited at start: {_tail(log)}")
+            if time.monotonic() > deadline:
+                raise DesktopError(f"{self.kind} {what} within {self.timeout:.0f} s: {_tail(log)}")
+            time.sleep(0.05)
+
+    def _await_x_display(self, log: Path, pattern: str, ready=lambda: True) -> str:
+        """The X display a compositor's XWayland listens on, read from its ``log``."""
+        def found():
+            match = re.search(pattern, _tail(log, 20000))
+            return match.group(1) if match and ready() else None
+        return self._await(log, found, "started no XWayland")
+
+    @property
+    def pids(self) -> list[int]:
+        """Leaders of the process groups this desktop started (what ``stop`` ends)."""
+        return [p.pid for p in self._procs if p.poll() is None]
+
+    def stop(self) -> None:
+        """End exactly the process groups started here, newest first. Safe to call twice."""
+        procs, self._procs = self._procs, []
+        for proc in reversed(procs):
+            stop_process_group(proc)
+        if self.home is not None:
+            shutil.rmtree(self.home, ignore_errors=True)
+            self.home = None
+
+    def __enter__(self) -> "Desktop":
+        if not self._procs:
+            try:
+                self.start()
+            except BaseException:
+                self.stop()
+                raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.kind} display={self.display}>"
+
+
+class XvfbDesktop(Desktop):
+    """Xvfb, with the window manager ``wm`` (``openbox``, ``metacity``) or none."""
+
+    def __init__(self, wm: str | None = None, width: int = 1600, height: int = 1024,
+                 timeout: float = 15.0) -> None:
+        super().__init__(width, height, timeout)
+        if wm not in (None, "openbox", "metacity"):
+            raise DesktopError(f"unknown window manager {wm!r}: expected openbox or metacity")
+        self.wm = wm
+        self.kind = wm or "xvfb"
+        self.xvfb = Xvfb(width, height)
+
+    def env(self, base: dict | None = None) -> dict:
+        env = self.xvfb.env(base)
+        env.pop("WAYLAND_DISPLAY", None)
+        return env
+
+    def start(self) -> "XvfbDesktop":
+        self.xvfb.start()
+        self.display = self.xvfb.display
+        if self.wm is None:
+            return self
+        exe = self._need(self.wm, self.wm)
+        home = self._home()
+        (home / "dbus.conf").write_text(NO_SERVICES_BUS)
+        env = self.env()
+        env.pop("DBUS_SESSION_BUS_ADDRESS", None)
+        # Nothing of the user's: own config dirs (openbox reads ~/.config/openbox/rc.xml),
+        # settings in memory (metacity reads GSettings).
+        env.update({"XDG_CONFIG_HOME": str(home / "config"), "XDG_DATA_HOME": str(home / "data"),
+                    "XDG_CACHE_HOME": str(home / "cache"), "GSETTINGS_BACKEND": "memory",
+                    "NO_AT_BRIDGE": "1"})
+        argv = ["dbus-run-session", f"--config-file={home / 'dbus.conf'}", "--", exe]
+        log = home / f"{self.wm}.log"
+        self._procs.append(_spawn(argv, env, log, home))
+        self._wait_for_wm(log)
+        return self
+
+    def _wait_for_wm(self, log: Path) -> None:
+        """Until the window manager has claimed the screen (EWMH ``_NET_SUPPORTING_WM_CHECK``)."""
+        with X11(self.display) as x:
+            self._await(log, x.wm_name, "did not manage the screen")
+
+    def stop(self) -> None:
+        super().stop()
+        self.xvfb.stop()
+
+
+class WestonDesktop(Desktop):
+    """Headless weston with XWayland, on a private Wayland socket and runtime directory.
+
+    Weston picks the X display number itself (with lock files, so runs never collide) and
+    starts Xwayland on the first X client; we read the number from its log.
+    """
+
+    kind = "weston"
+
+    def env(self, base: dict | None = None) -> dict:
+        assert self.home is not None and self.display is not None
+        env = dict(os.environ if base is None else base)
+        env.update({"DISPLAY": self.display, "XAUTHORITY": str(self.home / "Xauthority"),
+                    "XDG_RUNTIME_DIR": str(self.home / "runtime"), "WAYLAND_DISPLAY": self.socket,
+                    # An X11 client of XWayland: the game must not go native Wayland here.
+                    "GDK_BACKEND": "x11"})
+        return env
+
+    @property
+    def socket(self) -> str:
+        return f"minebot-{os.getpid()}-{id(self) & 0xffff:x}"
+
+    def start(self) -> "WestonDesktop":
+        exe = self._need("weston", "weston")
+        self._need("Xwayland", "xwayland")
+        ensure_x11_socket_dir()
+        home = self._home()
+        runtime = home / "runtime"
+        runtime.mkdir(mode=0o700)
+        (home / "Xauthority").touch()
+        env = dict(os.environ, XDG_RUNTIME_DIR=str(runtime))
+        for var in ("DISPLAY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET"):
+            env.pop(var, None)
+        log = home / "weston.log"
+        argv = [exe, "--backend=headless-backend.so", "--xwayland", f"--socket={self.socket}",
+                f"--width={self.width}", f"--height={self.height}", "--idle-time=0",
+                f"--log={log}"]
+        self._procs.append(_spawn(argv, env, home / "weston.out", home))
+        self.display = self._await_x_display(log, r"xserver listening on display (:\d+)")
+        return self
+
+
+class MutterDesktop(Desktop):
+    """Headless mutter (GNOME's compositor) with a virtual monitor, XWayland, PipeWire and
+    WirePlumber, all on a private D-Bus session bus and runtime directory.
+
+    The game runs as an X11 client of mutter's XWayland (``display``); the session bus also
+    offers mutter's ScreenCast and RemoteDesktop APIs (``bus_address``), which a native
+    Wayland game would need (no backend for that yet).
+    """
+
+    kind = "mutter"
+
+    def __init__(self, width: int = 1600, height: int = 1024, timeout: float = 20.0) -> None:
+        super().__init__(width, height, timeout)
+        self.bus_address: str | None = None
+        self.xauthority: str | None = None
+
+    @property
+    def socket(self) -> str:
+        return f"minebot-mutter-{os.getpid()}-{id(self) & 0xffff:x}"
+
+    def _base_env(self) -> dict:
+        assert self.home is not None
+        env = dict(os.environ)
+        for var in ("DISPLAY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET", "XAUTHORITY"):
+            env.pop(var, None)
+        env.update({"XDG_RUNTIME_DIR": str(self.home / "runtime"),
+                    "XDG_CONFIG_HOME": str(self.home / "config"),
+                    "XDG_DATA_HOME": str(self.home / "data"), "GSETTINGS_BACKEND": "memory",
+                    "NO_AT_BRIDGE": "1", "GTK_USE_PORTAL": "0"})
+        if self.bus_address:
+            env["DBUS_SESSION_BUS_ADDRESS"] = self.bus_address
+        return env
+
+    def env(self, base: dict | None = None) -> dict:
+        assert self.display is not None
+        env = self._base_env() if base is None else dict(base)
+        env.update({"DISPLAY": self.display, "XAUTHORITY": self.xauthority or "",
+                    "WAYLAND_DISPLAY": self.socket, "GDK_BACKEND": "x11"})
+        return env
+
+    def start(self) -> "MutterDesktop":
+        for exe, pkg in ((self.compositor, self.compositor), ("pipewire", "pipewire"),
+                         ("wireplumber", "wireplumber"), ("dbus-daemon", "dbus"),
+                         *self.needs):
+            self._need(exe, pkg)
+        if "--no-x11" not in self.extra_args:
+            ensure_x11_socket_dir()
+        home = self._home()
+        (home / "runtime").mkdir(mode=0o700)
+        (home / "dbus.conf").write_text(NO_SERVICES_BUS)
+        self.bus_address = self._bus_daemon("dbus")
+        env = self._base_env()
+        self._procs.append(_spawn(["pipewire"], env, home / "pipewire.log", home))
+        self._procs.append(_spawn(["wireplumber"], env, home / "wireplumber.log", home))
+        log = home / f"{self.compositor}.log"
+        self._procs.append(_spawn(
+            [self.compositor, "--wayland", "--headless",
+             f"--virtual-monitor={self.width}x{self.height}",
+             f"--wayland-display={self.socket}", *self.extra_args],
+            self._compositor_env(env), log, home))
+        self._await_ready(log)
+        return self
+
+    needs: tuple[tuple[str, str], ...] = (("Xwayland", "xwayland"),)
+    """Further programs (and their Debian packages) this kind runs."""
+
+    def _compositor_env(self, env: dict) -> dict:
+        """The compositor's environment (a subclass may add to it)."""
+        return env
+
+    def _bus_daemon(self, name: str) -> str:
+        """Start a private dbus-daemon that starts no services (``NO_SERVICES_BUS``, log
+        ``name``.log) and return its address."""
+        assert self.home is not None
+        read_fd, write_fd = os.pipe()
+        try:
+            with open(self.home / f"{name}.log", "wb") as out:
+                self._procs.append(subprocess.Popen(
+                    ["dbus-daemon", "--nofork", f"--config-file={self.home / 'dbus.conf'}",
+                     f"--print-address={write_fd}"], pass_fds=(write_fd,), env=self._base_env(),
+                    stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+                    start_new_session=True, cwd=self.home, preexec_fn=die_with_parent))
+        finally:
+            os.close(write_fd)
+        with os.fdopen(read_fd, "rb") as pipe:
+            address = pipe.readline().decode().strip()
+        if not address:
+            raise DesktopError(f"dbus-daemon gave no address: {_tail(self.home / f'{name}.log')}")
+        return address
+
+    compositor = "mutter"
+    """The program run as the compositor (gnome-shell takes mutter's options)."""
+    extra_args: tuple[str, ...] = ()
+
+    def _await_ready(self, log: Path) -> None:
+        """Until mutter's XWayland accepts us (its display number, cookie, open access)."""
+        home = self.home
+        assert home is not None
+        auth = lambda: sorted((home / "runtime").glob(".mutter-Xwaylandauth.*"))  # noqa: E731
+        self.display = self._await_x_display(log, r"Using public X11 display (:\d+)",
+                                             ready=lambda: bool(auth()))
+        self.xauthority = str(auth()[0])
+        self._open_access()
+
+    def _open_access(self) -> None:
+        """Let every local client in, as on Xvfb: mutter's Xwayland wants its cookie, and the
+        bot's own connections (python-xlib) use the process's XAUTHORITY. This
+        X server is ours alone (a private socket number, ended with the desktop)."""
+        from Xlib import X
+        old = os.environ.get("XAUTHORITY")
+        os.environ["XAUTHORITY"] = self.xauthority or ""
+        try:
+            d = open_display(self.display)
+            try:
+                d.set_access_control(X.DisableAccess)
+                d.sync()
+            finally:
+                d.close()
+        except Exception as exc:  # noqa: BLE001 - Xlib raises several unrelated types here
+            raise DesktopError(f"cannot open mutter's XWayland {self.display}: {exc}") from None
+        finally:
+            if old is None:
+                os.environ.pop("XAUTHORITY", None)
+            else:
+                os.environ["XAUTHORITY"] = old
+
+
+class GnomeWaylandDesktop(MutterDesktop):
+    """Headless mutter with no XWayland: GNOME on Wayland as a user has it, the game a native
+    Wayland client. There is no X display (``display`` is None); ``bus`` says where mutter's
+    ScreenCast/RemoteDesktop APIs and PipeWire are, for ``minebot.backends.mutter``."""
+
+    kind = "gnome-wayland"
+    extra_args = ("--no-x11",)
+    needs = ()
+
+    def env(self, base: dict | None = None) -> dict:
+        env = self._base_env() if base is None else dict(base)
+        for var in ("DISPLAY", "XAUTHORITY"):
+            env.pop(var, None)
+        env.update({"WAYLAND_DISPLAY": self.socket, "GDK_BACKEND": "wayland"})
+        return env
+
+    @property
+    def bus(self):
+        assert self.home is not None and self.bus_address is not None
+        return Bus(self.bus_address, str(self.home / "runtime"))
+
+    def _await_ready(self, log: Path) -> None:
+        """Until mutter's Wayland socket exists and its ScreenCast API is on the bus; then
+        give the seat a keyboard and a pointer (see ``seat``)."""
+        assert self.home is not None
+        sock = self.home / "runtime" / self.socket
+        self._await(log, lambda: sock.exists() and has_mutter(self.bus),
+                    "offered no Wayland socket and ScreenCast API")
+        self.seat = MutterSession(self.bus, cast=False)
+
+    seat: MutterSession | None = None
+    """A RemoteDesktop session held for the desktop's life. Headless mutter has no input
+    devices; a window that maps while the seat has no keyboard never gets keyboard focus
+    (its keys would go nowhere), and one that lost its keyboard when a bot's session ended
+    does not get it back. A user's desktop has a keyboard: so has this one."""
+
+    def stop(self) -> None:
+        seat, self.seat = self.seat, None
+        if seat is not None:
+            seat.close()
+        super().stop()
+
+
+class GnomeShellWaylandDesktop(GnomeWaylandDesktop):
+    """Real GNOME Shell (``gnome-shell --wayland --headless --no-x11``: mutter with the shell's
+    panel, overview and notifications on top), the game a native Wayland client; played
+    through the same mutter ScreenCast/RemoteDesktop APIs as ``gnome-wayland``.
+
+    gnome-shell asks the system bus for systemd-logind whenever ``/run/systemd/seats`` exists
+    (``misc/loginManager.js``) and stops at start when there is no system bus to ask; it is
+    given a private one of its own (``DBUS_SYSTEM_BUS_ADDRESS``) on which no service runs, as
+    in a container, so it falls back to what it does without logind."""
+
+    kind = "gnome-shell-wayland"
+    compositor = "gnome-shell"
+
+    def _compositor_env(self, env: dict) -> dict:
+        return dict(env, DBUS_SYSTEM_BUS_ADDRESS=self._bus_daemon("system-dbus"))
+
+    def _await_ready(self, log: Path) -> None:
+        """As mutter's, then until the shell is up and has left the overview it opens at
+        start (a user's login ends on the desktop too): a window mapped in the overview shows
+        only as a thumbnail there."""
+        super()._await_ready(log)
+        self._await(log, self._overview_closed, "did not leave its overview")
+        # GNOME Shell 48 runs its start-up animation, which opens the overview, a while after
+        # it answers on the bus (seconds on a loaded machine): ready once the overview has
+        # stayed closed for OVERVIEW_CALM seconds, closed again whenever it opened.
+        calm_since = time.monotonic()
+
+        def calm() -> bool:
+            nonlocal calm_since
+            if not self._overview_closed():
+                calm_since = time.monotonic()
+            return time.monotonic() - calm_since >= self.OVERVIEW_CALM
+        self._await(log, calm, "kept opening its overview")
+
+    OVERVIEW_CALM = 3.0
+    """Seconds the shell's overview must stay closed before the desktop counts as started."""
+
+    def _overview_closed(self) -> bool:
+        return leave_overview(self.bus)
+
+    def clear_view(self) -> None:
+        """GNOME Shell 48 opens its overview again after start-up (seen with the previous
+        game's window gone): a game mapped then is only a thumbnail. Asked to close it."""
+        self._overview_closed()
+
+
+def open_desktop(kind: str, width: int = 1600, height: int = 1024) -> Desktop:
+    """A not yet started desktop of ``kind`` (one of ``DESKTOPS``); use it as a context manager."""
+    if kind in ("xvfb", "openbox", "metacity"):
+        return XvfbDesktop(None if kind == "xvfb" else kind, width, height)
+    if kind == "weston":
+        return WestonDesktop(width, height)
+    if kind == "mutter":
+        return MutterDesktop(width, height)
+    if kind == "gnome-wayland":
+        return GnomeWaylandDesktop(width, height)
+    if kind == "gnome-shell-wayland":
+        return GnomeShellWaylandDesktop(width, height)
+    raise DesktopError(f"unknown desktop {kind!r}: expected one of {', '.join(DESKTOPS)}")
+
+
+def available(kind: str) -> bool:
+    """Whether the programs ``kind`` needs are installed (tests skip the others)."""
+    exes = {"xvfb": ["Xvfb"], "openbox": ["Xvfb", "openbox", "dbus-run-session"],
+            "metacity": ["Xvfb", "metacity", "dbus-run-session"], "weston": ["weston", "Xwayland"],
+            "mutter": ["mutter", "Xwayland", "pipewire", "wireplumber", "dbus-daemon"],
+            "gnome-wayland": ["mutter", "pipewire", "wireplumber", "dbus-daemon"],
+            "gnome-shell-wayland": ["gnome-shell", "pipewire", "wireplumber", "dbus-daemon"]}
+    if kind in ("gnome-wayland", "gnome-shell-wayland") and not _gst_pipewire():
+        return False
+    return all(shutil.which(e) for e in exes[kind])
+
+
+def _gst_pipewire() -> bool:
+    """GStreamer's PipeWire source and PyGObject are importable (the frames' route)."""
+    try:
+        import gi
+        gi.require_version("Gst", "1.0")
+        from gi.repository import Gst
+        Gst.init(None)
+        return Gst.ElementFactory.find("pipewiresrc") is not None
+    except (ImportError, ValueError):
+        return False
