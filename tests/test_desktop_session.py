@@ -101,3 +101,22 @@ def test_desktop_starts_and_ends_exactly_its_processes(kind):
     assert not any(_alive(p) for p in pids)
     assert home is None or not home.exists()
     desk.stop()   # idempotent
+
+
+def test_the_x11_socket_folder_is_made_as_x_servers_expect(tmp_path):
+    """weston and mutter bind Xwayland's socket in /tmp/.X11-unix without creating it; on a
+    machine where no X server ran yet (a pristine Debian root) the desktop makes it: sticky and
+    writable by all, whatever the umask, and an existing one is left as it is."""
+    import stat
+
+    from minebot.sandbox.session import ensure_x11_socket_dir
+    folder = tmp_path / ".X11-unix"
+    old = os.umask(0o077)
+    try:
+        ensure_x11_socket_dir(folder)
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o1777
+    folder.chmod(0o755)
+    ensure_x11_socket_dir(folder)
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o755

@@ -61,14 +61,16 @@ def _spawn(argv: list[str], env: dict, log: Path, cwd: Path) -> subprocess.Popen
                                 preexec_fn=die_with_parent)
 
 
-def ensure_x11_socket_dir() -> None:
-    """Create ``/tmp/.X11-unix`` (sticky, world-writable) when it is missing.
+X11_SOCKET_DIR = Path("/tmp/.X11-unix")
+
+
+def ensure_x11_socket_dir(path: Path = X11_SOCKET_DIR) -> None:
+    """Create ``path`` (``/tmp/.X11-unix``, sticky, world-writable) when it is missing.
 
     Xvfb creates it itself, but weston and mutter start Xwayland only after binding its socket
     there, and fail ("failed to bind to /tmp/.X11-unix/X0") on a machine where no X server has
     run since boot: a fresh install, a container, a pristine Debian root.
     """
-    path = Path("/tmp/.X11-unix")
     if not path.is_dir():
         try:
             path.mkdir(mode=0o1777)
