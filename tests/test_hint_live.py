@@ -32,15 +32,32 @@ def xdo(env, *args: str) -> None:
     subprocess.run(["xdotool", *args], env=env, check=True, timeout=10)
 
 
-def read_game(display: str, wid: int, reader):
-    """The board as the game drew it (its own pixels: our overlay is not in them)."""
+def read_game(display: str, wid: int, reader, game: GnomeMines | None = None):
+    """The board as the game drew it (its own pixels: our overlay is not in them).
+
+    GNOME Mines pauses when it loses the focus, which a busy machine's X server now and then
+    lets happen around a click: with ``game`` a paused board is resumed as the bot resumes it
+    (focus; if still paused, the Pause key, a toggle pressed only while "Paused" shows)."""
+    from minebot.board import GameState
+    from minebot.vision.reader import NoBoardError
     with X11(display) as x:
         pixels = CompositeCapture(display, x.info(wid))
     try:
         deadline = time.monotonic() + 5
+        paused = 0
         while True:
             try:
                 return reader.read(pixels.grab())
+            except NoBoardError as exc:
+                if time.monotonic() > deadline:
+                    raise
+                if game is not None and exc.state is GameState.PAUSED:
+                    paused += 1
+                    if paused == 1:
+                        game.focus()
+                    elif paused == 4:   # still paused 0.3 s after the focus: press once
+                        game.key("Pause")
+                time.sleep(0.1)
             except Exception:
                 if time.monotonic() > deadline:
                     raise
@@ -99,12 +116,12 @@ def test_overlay_marks_cells_lets_clicks_through_and_follows_the_window():
                 # can leave it unfocused at start): focus it before each reading.
                 game.focus()
                 time.sleep(0.2)
-                reading = read_game(xv.display, wid, reader)
+                reading = read_game(xv.display, wid, reader, game)
                 x0, y0, x1, y1 = reading.cell_rects[4, 4]
                 xdo(env, "mousemove", str(rect.left + (x0 + x1) // 2), str(rect.top + (y0 + y1) // 2),
                     "click", "1", "mousemove", str(park[0]), str(park[1]))
                 time.sleep(0.3)
-                reading = read_game(xv.display, wid, reader)
+                reading = read_game(xv.display, wid, reader, game)
                 expected, _ = advise_board(reading.board, mines=MINES)
                 if expected.ok and expected.safe:
                     break
@@ -147,7 +164,7 @@ def test_overlay_marks_cells_lets_clicks_through_and_follows_the_window():
             xdo(env, "mousemove", str(rect.left + x0 + 1), str(rect.top + (y0 + y1) // 2),
                 "click", "1", "mousemove", str(park[0]), str(park[1]))
             after = wait_for(lambda: (lambda rd: rd if rd.board.revealed[target] else None)(
-                read_game(xv.display, wid, reader)), 5)
+                read_game(xv.display, wid, reader, game)), 5)
             assert after is not None and after.board.revealed[target], "the click did not open the cell"
             # The overlay catches up with the new board.
             new_hints, _ = advise_board(after.board, mines=MINES)
@@ -166,7 +183,7 @@ def test_overlay_marks_cells_lets_clicks_through_and_follows_the_window():
             # Resize the window: the board is laid out anew and the marks follow the tiles.
             resized = game.move_resize(window=(700, 580))
             game.focus()
-            board_now = read_game(xv.display, wid, reader)
+            board_now = read_game(xv.display, wid, reader, game)
             assert board_now.cell_rects[0, 0, 2] - board_now.cell_rects[0, 0, 0] != \
                 after.cell_rects[0, 0, 2] - after.cell_rects[0, 0, 0], "the tiles did not change size"
             if hints_now.ok and (hints_now.safe or hints_now.mines):
