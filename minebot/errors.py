@@ -80,6 +80,12 @@ class UnreadableGameError(NoGameError):
     at all: either way minebot could not read the game."""
 
 
+class UnresponsiveGameError(NoGameError):
+    """The game showed no change at all after several turns of clicks in a row: the clicks do
+    not reach it (input blocked, a window or a shell's overlay in the way). Clicking on would
+    never end a game, so play stops, with the frame saved; exit code as for no game."""
+
+
 class StoppedGameError(MinebotError):
     """One game of a live run could not be played on: ``game`` (its number in the run) and
     ``cause`` (the error that stopped it, also its ``__cause__``). The message says which game

@@ -441,6 +441,44 @@ def test_ctrl_c_stops_at_once_and_keeps_finished_games(mines_factory, xvfb, tmp_
     assert _buttons_up(xvfb.display)
 
 
+def test_a_game_that_gets_no_click_stops_the_bot(mines_factory, xvfb, tmp_path):
+    """Where a dropped click is planned again (``drops_clicks``: mutter's virtual pointer,
+    KMines), a game that gets none of them must not be clicked until the turn limit: another
+    X client holds the pointer grab, so every click goes to it and the board never changes.
+    The bot stops after UNANSWERED_TURNS unanswered turns, the frame saved, a few seconds in."""
+    import time
+
+    from Xlib import X
+    from Xlib import display as xdisplay
+
+    from minebot.errors import UnresponsiveGameError
+    from minebot.game.live import UNANSWERED_TURNS
+    from minebot.loop import play_game
+    from minebot.solver import Solver
+    mines = mines_factory(theme="bgcolors", window=(810, 656), level="beginner")
+    game = live_game(mines, level="beginner", frames_dir=str(tmp_path))
+    game.drops_clicks = True   # as on mutter: an unchanged clicked cell is planned again
+    grabber = xdisplay.Display(xvfb.display)
+    try:
+        game.start()
+        status = grabber.screen().root.grab_pointer(
+            False, X.ButtonPressMask | X.ButtonReleaseMask, X.GrabModeAsync, X.GrabModeAsync,
+            X.NONE, X.NONE, X.CurrentTime)
+        assert status == X.GrabSuccess
+        grabber.sync()
+        started = time.monotonic()
+        with pytest.raises(UnresponsiveGameError, match="did not react") as stopped:
+            play_game(game, Solver())
+        assert time.monotonic() - started < 20 * UNANSWERED_TURNS
+        assert game.unanswered == UNANSWERED_TURNS
+        assert stopped.value.frame is not None and stopped.value.frame.exists()
+        assert stopped.value.exit_code == 4
+    finally:
+        grabber.ungrab_pointer(X.CurrentTime)
+        grabber.close()
+        game.close()
+
+
 def test_failsafe_corner_stops_the_bot(mines_factory, xvfb, tmp_path):
     import time
 
