@@ -428,6 +428,10 @@ class GnomeWaylandDesktop(MutterDesktop):
         super().stop()
 
 
+STARTED_MESSAGE = "GNOME Shell started at"
+"""What GNOME Shell logs when its start-up (and start-up animation) is complete."""
+
+
 class GnomeShellWaylandDesktop(GnomeWaylandDesktop):
     """Real GNOME Shell (``gnome-shell --wayland --headless --no-x11``: mutter with the shell's
     panel, overview and notifications on top), the game a native Wayland client; played
@@ -445,14 +449,23 @@ class GnomeShellWaylandDesktop(GnomeWaylandDesktop):
         return dict(env, DBUS_SYSTEM_BUS_ADDRESS=self._bus_daemon("system-dbus"))
 
     def _await_ready(self, log: Path) -> None:
-        """As mutter's, then until the shell is up and has left the overview it opens at
-        start (a user's login ends on the desktop too): a window mapped in the overview shows
-        only as a thumbnail there."""
+        """As mutter's, then until the shell has finished starting and left the overview it
+        opens at start (a user's login ends on the desktop too): a window mapped in the
+        overview shows only as a thumbnail there.
+
+        The overview is closed only after the shell's start-up animation has ended, which the
+        shell logs as "GNOME Shell started at" (its 'startup-complete', GNOME Shell 3.x to 50).
+        Until then an invisible pane covers the screen to hold input back, and it goes only
+        when the animation's last step ends; closing the overview during the animation hides
+        the actor of that step (GNOME Shell 48), so it never ends and the pane takes every
+        click and key for the rest of the session while the screen looks normal: the game
+        under it got none of a bot's clicks."""
         super()._await_ready(log)
+        self._await(log, lambda: STARTED_MESSAGE in log.read_text(errors="replace"),
+                    "did not finish starting")
         self._await(log, self._overview_closed, "did not leave its overview")
-        # GNOME Shell 48 runs its start-up animation, which opens the overview, a while after
-        # it answers on the bus (seconds on a loaded machine): ready once the overview has
-        # stayed closed for OVERVIEW_CALM seconds, closed again whenever it opened.
+        # Should the shell open its overview again (it did so after start-up, under load,
+        # before the wait above existed), ready only once it has stayed closed a while.
         calm_since = time.monotonic()
 
         def calm() -> bool:
@@ -462,7 +475,7 @@ class GnomeShellWaylandDesktop(GnomeWaylandDesktop):
             return time.monotonic() - calm_since >= self.OVERVIEW_CALM
         self._await(log, calm, "kept opening its overview")
 
-    OVERVIEW_CALM = 3.0
+    OVERVIEW_CALM = 1.0
     """Seconds the shell's overview must stay closed before the desktop counts as started."""
 
     def _overview_closed(self) -> bool:
