@@ -520,7 +520,7 @@ def _gst_pipewire() -> bool:
         import gi
         gi.require_version("Gst", "1.0")
         from gi.repository import Gst
-        Gst.init(None)
+        Gst.init([])   # an empty argv: newer PyGObject refuses None
         return Gst.ElementFactory.find("pipewiresrc") is not None
     except (ImportError, ValueError):
         return False

@@ -65,7 +65,7 @@ class PipeWireFrames:
         import gi
         gi.require_version("Gst", "1.0")
         from gi.repository import Gst
-        Gst.init(None)
+        Gst.init([])   # an empty argv: newer PyGObject refuses None
         self._gst = Gst
         self._lock = threading.Lock()
         self._frame: np.ndarray | None = None
