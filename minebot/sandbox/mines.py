@@ -36,7 +36,10 @@ from .session import NO_SERVICES_BUS, Desktop
 from .xvfb import Xvfb
 
 GNOME_MINES = "/usr/games/gnome-mines"
-THEMES = ("bgcolors", "default", "classic")
+THEMES = ("bgcolors", "default", "classic", "modern")
+"""Every theme of every version; "modern" exists from GNOME Mines 49 on (``themes_of``)."""
+STYLES = ("light", "dark")
+"""The desktop's colour scheme, which GNOME Mines follows from 49 on (libadwaita)."""
 LEVEL_FLAGS = {"beginner": "--small", "intermediate": "--medium", "expert": "--big"}
 MIN_WINDOW = (590, 460)
 """The smallest X window GNOME Mines 40.1 allows (settings 580x404)."""
@@ -60,6 +63,14 @@ def installed_version(exe: str = GNOME_MINES) -> tuple[int, ...] | None:
         if len(parts) >= 2 and all(p.isdigit() for p in parts):
             return tuple(int(p) for p in parts)
     return None
+
+
+def themes_of(exe: str = GNOME_MINES) -> tuple[str, ...]:
+    """The themes the GNOME Mines at ``exe`` has ("modern" from 49 on; all when unknown)."""
+    version = installed_version(exe)
+    if version is not None and version < (49,):
+        return tuple(t for t in THEMES if t != "modern")
+    return THEMES
 
 
 def window_extra(exe: str = GNOME_MINES) -> tuple[int, int]:
@@ -89,8 +100,9 @@ class GnomeMines(PrivateGame):
                  window: tuple[int, int] = (810, 656), level: str | None = "beginner",
                  custom: tuple[int, int, int] | None = None, question_marks: bool = True,
                  exe: str = GNOME_MINES, timeout: float = 15.0, font: str | None = None,
-                 scale: int = 1) -> None:
-        check_choice("theme", theme, THEMES)
+                 scale: int = 1, style: str = "light") -> None:
+        check_choice("theme", theme, themes_of(exe))
+        check_choice("style", style, STYLES)
         if level is not None:
             check_choice("level", level, LEVEL_FLAGS)
         if custom is not None:
@@ -100,7 +112,7 @@ class GnomeMines(PrivateGame):
         self.theme, self.level, self.custom = theme, level, custom
         self.window_size = (max(window[0], MIN_WINDOW[0]), max(window[1], MIN_WINDOW[1]))
         self.question_marks, self.exe = question_marks, exe
-        self.font, self.scale = font, scale
+        self.font, self.scale, self.style = font, scale, style
         self.remote: MutterBackend | None = None   # on a native Wayland desktop
 
     # -- files --------------------------------------------------------------------------
@@ -133,12 +145,16 @@ class GnomeMines(PrivateGame):
         """Write the keyfile; a running game picks up e.g. a theme change at once."""
         self.keyfile.parent.mkdir(parents=True, exist_ok=True)
         body = "".join(f"{k}={v}\n" for k, v in self.settings().items())
+        # The desktop's colour scheme, read by libadwaita from GSettings where no settings
+        # portal answers (this private bus has none): a user's dark style, for this game alone.
+        scheme = "prefer-dark" if self.style == "dark" else "default"
         tmp = self.keyfile.with_suffix(".tmp")
-        tmp.write_text("[org/gnome/Mines]\n" + body)
+        tmp.write_text("[org/gnome/Mines]\n" + body
+                       + f"\n[org/gnome/desktop/interface]\ncolor-scheme='{scheme}'\n")
         tmp.replace(self.keyfile)
 
     def set_theme(self, theme: str) -> None:
-        check_choice("theme", theme, THEMES)
+        check_choice("theme", theme, themes_of(self.exe))
         self.theme = theme
         self.write_settings()
 

@@ -1,5 +1,9 @@
-"""GNOME Mines 40.1 through its own interface: level chooser, custom size dialog, Play Again,
-"start a new game?" confirmation, "Congratulations!" dialog and pause.
+"""GNOME Mines (40.1 to 50) through its own interface: level chooser, custom size dialog, Play
+Again, "start a new game?" confirmation, "Congratulations!" dialog and pause.
+
+Where the dialogs are: 40.1 and 48 open them as windows of their own (listed on X11, unseen on
+Wayland); 50 (libadwaita dialogs) draws them inside the game's window. A dialog that no window
+list shows is found by what it does to the screen, whatever the version, so no version is asked.
 
 Why keyboard only: every one of these has a shortcut (Ctrl+N the chooser, 1-4 its buttons,
 Ctrl+R Play Again, Tab/Return in the confirmation, Pause), and a key never lands on a cell,
@@ -89,10 +93,11 @@ class GnomeMinesUI(GameUI):
 
     def _confirm_new_game(self, live: GameHost) -> None:
         """Answer "Do you want to start a new game?" with Start New Game (keyboard only)."""
-        if live.x11 is None:
+        dialogs = self.dialogs(live)
+        if not dialogs:
             self._confirm_unlisted(live)
             return
-        self.answer(live, self.dialogs(live), ["Tab", "Return"], timeout=2.0)
+        self.answer(live, dialogs, ["Tab", "Return"], timeout=2.0)
 
     def _confirm_unlisted(self, live: GameHost) -> None:
         """No window list: the question is only asked of a game in progress, and shows as the
@@ -116,6 +121,11 @@ class GnomeMinesUI(GameUI):
             pass
         for combo in ("Tab", "Return"):
             live.backend.key(combo)
+
+    def close_dialogs(self, live: GameHost) -> bool:
+        """The dialogs a window list shows (40.1 and 48 on X11), else one drawn over the board
+        inside the game's window (50's "Congratulations!", seen on X11 and Wayland alike)."""
+        return super().close_dialogs(live) or (live.x11 is not None and self.close_unlisted_dialogs(live))
 
     def close_unlisted_dialogs(self, live: GameHost) -> bool:
         """After a win GNOME Mines may open its modal "Congratulations!" window over the board.
