@@ -13,7 +13,10 @@ from __future__ import annotations
 from ...rules import Rules
 from ..profile import CounterKind, GameProfile, GridGeometry, GridKind, WindowMatch
 
-WINDOW = WindowMatch(title="Mines", wm_class=("gnome-mines", "org.gnome.Mines"))
+GTK4_CLASS = "org.gnome.Mines"
+"""The X window class from 48 on (GTK 4), whose dialogs may come late or inside the window."""
+
+WINDOW = WindowMatch(title="Mines", wm_class=("gnome-mines", GTK4_CLASS))
 
 PROFILE = GameProfile(
     name="gnome-mines",
