@@ -24,9 +24,10 @@ from .profile import GTK4_CLASS, custom_mines_roundtrip
 
 CHOOSER_KEYS = {"beginner": "1", "intermediate": "2", "expert": "3"}
 
-UNLISTED_DIALOG_WAIT = 0.4
-"""Seconds a won game is watched for the "Congratulations!" window where windows cannot be
-listed (it shows within a few frames of the win, when the time makes the top 10)."""
+UNLISTED_DIALOG_WAIT = 0.8
+"""Seconds a won game is watched for the "Congratulations!" dialog where it cannot be listed
+(it shows when the time makes the top 10: within a few frames of the win on an idle machine;
+50 reads its scores first, and showed it after more than 0.4 s on a loaded one)."""
 
 UNLISTED_TRIES = 3
 """Ctrl+R presses for a new game where windows cannot be listed (a late "Congratulations!"
@@ -66,6 +67,8 @@ class GnomeMinesUI(GameUI):
             board = live.observe()
         except NoGameError:
             board = None
+        if board is not None and board.state is GameState.WON:
+            self._await_win_dialog(live)   # a game won just before (another run's last)
         if board is not None and board.shape == want and all_covered(board):
             live.expected_shape = board.shape
             return board
@@ -87,6 +90,12 @@ class GnomeMinesUI(GameUI):
             except NoBoardError as exc:
                 if exc.state is GameState.CHOOSER:
                     return
+            if self._may_hide_dialogs(live):
+                # Nothing reads: perhaps a dialog left by an earlier run (a "Congratulations!"
+                # whose name entry would take the keys below). Escape closes it, and where
+                # there is none it only opens the chooser from a board with nothing opened.
+                live.key("Escape")
+                time.sleep(0.2)
         live.key("ctrl+n")
         time.sleep(0.15)
         self._confirm_new_game(live)
@@ -214,6 +223,12 @@ class GnomeMinesUI(GameUI):
         except MinebotError:
             pass
 
+    @staticmethod
+    def _may_hide_dialogs(live: GameHost) -> bool:
+        """Whether a dialog of this game may be on screen with no window list showing it: on
+        Wayland, and for GNOME Mines 48 and later (told by its window class) on X11."""
+        return live.x11 is None or (live.window is not None and GTK4_CLASS in live.window.wm_class)
+
     def _await_win_dialog(self, live: GameHost) -> None:
         """After a win, give "Congratulations!" the time to show (and close it) before a key
         goes to the game: a key sent while it shows lands in its name entry (50 draws it inside
@@ -222,8 +237,7 @@ class GnomeMinesUI(GameUI):
         board = live.reading.board if live.reading is not None else live.won_board
         if board is None or board.state is not GameState.WON or live.won_frame is None:
             return
-        if live.x11 is not None and not (live.window is not None
-                                         and GTK4_CLASS in live.window.wm_class):
+        if not self._may_hide_dialogs(live):
             return
         if live.await_board_change(live.won_frame, live.won_px, UNLISTED_DIALOG_WAIT):
             self.close_dialogs(live)
