@@ -84,42 +84,62 @@ def live_game(mines, **kw):
 
 def final_screen(game):
     """The board as a fresh capture and a fresh reader see it now (independent of the bot)."""
-    from minebot.vision import Reader
     game.close_dialogs()
     if game.backend.name == "mutter":
         return _final_screen_wayland(game)
-    if game.window is not None:   # the window's own pixels (XWayland's screen reads black)
+    return _read_again(game, _x11_grab(game))
+
+
+def _x11_grab(game):
+    """A grab of the game's window (its own pixels: XWayland's screen reads black), or of the
+    screen where no window is known, through a connection of the test's own."""
+    if game.window is not None:
         from minebot.backends.x11.capture import WindowCapture
-        with WindowCapture(game.display, game.window) as capture:
-            frame = capture.grab(game.region)
+        capture = WindowCapture(game.display, game.window)
     else:
         from minebot.backends.x11.capture import Screen
-        with Screen(game.display) as screen:
-            frame = screen.grab(game.region)
-    return Reader().read(frame).board
+        capture = Screen(game.display)
+
+    def grab():
+        return capture.grab(game.region)
+    grab.close = capture.close
+    return grab
 
 
-def _final_screen_wayland(game, timeout: float = 3.0):
-    """Native Wayland: a screen cast of its own (not the bot's); a "Congratulations!" window
-    that shows late over the board is closed as the bot closes it, then read again. GNOME Shell
-    dims a window under its dialog and fades it back in when the dialog goes: a frame from that
-    fade matches no template, so it is read again too."""
+def _read_again(game, grab, timeout: float = 3.0):
+    """Read a fresh grab with a fresh Reader; a frame that does not read is read again after
+    closing the game's dialogs as the bot does, until ``timeout``. Why: a "Congratulations!"
+    may show late over the board, and GNOME Mines 50 draws it inside its window, dimming the
+    board under it (and GNOME Shell fades a window back in when its dialog goes): such a
+    frame matches no template."""
     import time
 
-    from minebot.backends.mutter.backend import MutterBackend
     from minebot.errors import NoGameError
     from minebot.vision import Reader
     from minebot.vision.reader import UnmatchedCellsError
     deadline = time.monotonic() + timeout
-    with MutterBackend(game.backend.bus) as own:
+    try:
         while True:
             try:
-                return Reader().read(own.screen().grab(game.region)).board
+                return Reader().read(grab()).board
             except (NoGameError, UnmatchedCellsError):
                 if time.monotonic() > deadline:
                     raise
                 game.close_dialogs()
                 time.sleep(0.1)
+    finally:
+        grab.close()
+
+
+def _final_screen_wayland(game):
+    """Native Wayland: a screen cast of its own (not the bot's)."""
+    from minebot.backends.mutter.backend import MutterBackend
+    own = MutterBackend(game.backend.bus)
+
+    def grab():
+        return own.screen().grab(game.region)
+    grab.close = own.close
+    return _read_again(game, grab)
 
 
 def assert_clicks_inside(game, since: int = 0):
