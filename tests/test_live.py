@@ -243,6 +243,30 @@ def test_level_switch_and_default_theme(live_factory):
     assert result.final.shape == (16, 16)
 
 
+def test_another_level_right_after_a_win_gets_past_the_congratulations(live_factory):
+    """The demo's order: a game is won with a new best time, so GNOME Mines shows
+    "Congratulations!" (a window of its own up to 48, drawn inside the game's window from 50 on,
+    with a name entry that takes keys), and at once another LiveGame on the same window asks
+    for another level. The dialog must go first: in GNOME Mines 50 the chooser's key went into
+    its name entry and no expert board ever came."""
+    from minebot.game.ui import all_covered
+    from minebot.loop import play_game
+    from minebot.solver import Solver
+    mines, game = live_factory(window=(1290, 760))   # room for the expert board
+    for attempt in range(10):
+        game.start() if attempt == 0 else game.new_game()
+        if play_game(game, Solver()).final.state is GameState.WON:
+            break
+    else:
+        pytest.skip("no beginner game won in 10")
+    other = live_game(mines, level="expert")
+    try:
+        board = other.start()
+        assert board.shape == (16, 30) and all_covered(board)
+    finally:
+        other.close()
+
+
 @pytest.mark.parametrize("resize", [None, (900, 700)], ids=["moved", "moved-and-resized"])
 def test_window_moved_between_read_and_click(live_factory, resize):
     """The window moves (and grows) after the board was read: read again, click the new place."""

@@ -135,7 +135,8 @@ class GnomeMinesUI(GameUI):
     def close_dialogs(self, live: GameHost) -> bool:
         """The dialogs a window list shows (40.1 and 48 on X11), else one drawn over the board
         inside the game's window (50's "Congratulations!", seen on X11 and Wayland alike)."""
-        return super().close_dialogs(live) or (live.x11 is not None and self.close_unlisted_dialogs(live))
+        return super().close_dialogs(live) or (live.x11 is not None and self._may_hide_dialogs(live)
+                                                and self.close_unlisted_dialogs(live))
 
     def close_unlisted_dialogs(self, live: GameHost) -> bool:
         """After a win GNOME Mines may open its modal "Congratulations!" window over the board.
@@ -148,18 +149,20 @@ class GnomeMinesUI(GameUI):
         if board is None or all_covered(board) or board.state in (GameState.LOST, GameState.PAUSED):
             return False
         frame = live.grab()
-        if board.state is GameState.WON and live.won_frame is not None:
-            if live.ring_same(live.won_frame, live.won_px, inside=True):
+        won = board.state is GameState.WON and live.won_frame is not None
+        if won and live.ring_same(live.won_frame, live.won_px, inside=True):
+            return False   # the won board shows as it was: nothing over it
+        try:
+            shown = live.reader.read(frame).board
+            # A board reads: no dialog over it, unless it is still the won board, changed
+            # around (a dialog beside it, with the focus)
+            if not (won and shown.shape == board.shape and (shown.cells == board.cells).all()):
                 return False
-        else:
-            try:
-                live.reader.read(frame)
+        except NoBoardError as exc:
+            if exc.state is not GameState.NONE:
                 return False
-            except NoBoardError as exc:
-                if exc.state is not GameState.NONE:
-                    return False
-            except UnmatchedCellsError:
-                pass
+        except UnmatchedCellsError:
+            pass
         live.backend.key("Escape")
         live.dialogs_closed += 1
         deadline = time.monotonic() + 1.0
