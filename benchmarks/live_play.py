@@ -168,7 +168,8 @@ def engine_rates(args, board, wins: int, games: int) -> dict:
 
     from minebot.cli.bench import game_rules, play_tasks, summarise
     from minebot.levels import LEVELS
-    rules, flags = game_rules(args.game)
+    played = game_rules(args.game)
+    rules, flags = played.rules, played.flags_to_win
     if board is None:
         lv = LEVELS[args.level]
         board = (lv.rows, lv.cols, lv.mines)

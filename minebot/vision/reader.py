@@ -488,15 +488,17 @@ class Reader:
         return value
 
     def _status_counter(self, frame: np.ndarray, grid: Grid) -> tuple[int, int] | None:
-        """KMines' "Mines: F/T" under the board, re-read only when the strip under the board
-        changed."""
+        """The status bar's "F/T" under the board (KMines' "Mines: F/T", Simon Tatham's Mines'
+        "Marked: F / T"), re-read only when the strip under the board changed."""
         left, top, right, bottom = grid.board_px
-        strip = frame[bottom:min(frame.shape[0], bottom + STATUS_BELOW)]
+        # the bar sits under a border that grows with the cells (1.5 cells in Simon Tatham's Mines)
+        below = max(STATUS_BELOW, 2 * int(np.median(grid.x1 - grid.x0)) + STATUS_BELOW // 2)
+        strip = frame[bottom:min(frame.shape[0], bottom + below)]
         cache = self._counter_cache
         if cache is not None and cache[0] is grid and cache[1] == "status" and \
                 np.array_equal(strip, cache[2]):
             return cache[3]
-        value = find_status_counter(frame, grid.board_px, STATUS_BELOW)
+        value = find_status_counter(frame, grid.board_px, below)
         self._counter_cache = (grid, "status", strip.copy(), value)
         return value
 
