@@ -32,6 +32,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -44,7 +45,7 @@ from minebot.backends.x11.capture import Screen  # noqa: E402
 from minebot.board import CELL_CHARS, Board, Cell, neighbour_count  # noqa: E402
 from minebot.errors import DesktopError  # noqa: E402
 from minebot.games.kmines.profile import LEVELS as KMINES_LEVELS  # noqa: E402
-from minebot.sandbox.clones import KMines, Xdemineur  # noqa: E402
+from minebot.sandbox.clones import KMines, SgtMines, Xdemineur  # noqa: E402
 from minebot.sandbox.xvfb import Xvfb  # noqa: E402
 
 SCREEN = (1280, 1024)
@@ -68,6 +69,7 @@ class Geometry:
     pitch: int
     rows: int
     cols: int
+    inset: int | None = None         # pixels left out of every cell crop (None: pitch // 8)
 
     def centre(self, r: int, c: int) -> tuple[int, int]:
         return self.x0 + c * self.pitch + self.pitch // 2, self.y0 + r * self.pitch + self.pitch // 2
@@ -75,7 +77,7 @@ class Geometry:
     def crop(self, img: np.ndarray, r: int, c: int, inset: int | None = None) -> np.ndarray:
         """The cell's pixels less an inset (KMines' tile edges let the background through)."""
         x, y, p = self.x0 + c * self.pitch, self.y0 + r * self.pitch, self.pitch
-        inset = max(1, p // 8) if inset is None else inset
+        inset = inset if inset is not None else self.inset if self.inset is not None else max(1, p // 8)
         return img[y + inset: y + p - inset, x + inset: x + p - inset].astype(np.int16)
 
     def board_rect(self) -> list[int]:
@@ -145,6 +147,8 @@ class Frame:
     img: np.ndarray
     marks: dict                      # (r, c) -> Cell.FLAG / Cell.QUESTION at the time
     state: str = "playing"
+    all_shown: bool = True           # a lost frame shows every mine (Simon Tatham's Mines: only
+                                     # the one hit, until Solve shows the rest)
 
 
 @dataclass
@@ -187,8 +191,14 @@ def connected_from(mask: np.ndarray, start: tuple[int, int]) -> np.ndarray:
 
 def play_to_loss(s: Session, game: Game, rng: random.Random, first: np.ndarray, *,
                  mid_after: float, n_flags: int = 2, n_question: int = 1, lost_settle: float = 0.5,
-                 mid_clicks: int | None = None) -> None:
-    """Click random covered cells until the game is lost; keep fresh/mid/lost frames."""
+                 mid_clicks: int | None = None, hit: Callable[[np.ndarray], bool] | None = None,
+                 reveal: Callable[[], None] | None = None) -> None:
+    """Click random covered cells until the game is lost; keep fresh/mid/lost frames.
+
+    A game that shows only the mine hit (Simon Tatham's Mines) is told lost by ``hit`` (the
+    clicked cell's crop shows the exploded mine); its frame then is the "dead" one, and
+    ``reveal`` (its Solve) shows every mine for the "lost" frame, whose changes give the layout
+    as for the other games."""
     g = game.geo
     marks: dict = {}
     game.frames.append(Frame("fresh", first, dict(marks)))
@@ -207,11 +217,14 @@ def play_to_loss(s: Session, game: Game, rng: random.Random, first: np.ndarray, 
         ch = game.changed(prev, now)
         if not ch[cell]:
             raise DesktopError(f"click on {cell} changed nothing")
-        if (ch & ~connected_from(ch, cell)).any():
+        if (ch & ~connected_from(ch, cell)).any() or (hit is not None and hit(g.crop(now, *cell, inset=0))):
             if not mid_done:
                 raise DesktopError("lost before the mid-game frame")
             # cells changed away from the click: the game was lost, all mines are shown
             time.sleep(lost_settle)                   # KMines' "You have lost." popup fades in 4 s
+            if reveal is not None:
+                game.frames.append(Frame("dead", s.grab(), dict(marks), "lost", all_shown=False))
+                reveal()
             final = s.grab()
             again = s.grab(0.5)
             if not same(final.astype(np.int16), again.astype(np.int16)):
@@ -266,7 +279,16 @@ def truth_boards(game: Game) -> dict[str, Board]:
             line = ""
             for c in range(g.cols):
                 m = fr.marks.get((r, c))
-                if fr.state == "lost":
+                if fr.state == "lost" and not fr.all_shown:
+                    if (r, c) == game.exploded:
+                        line += "X"
+                    elif m is not None:
+                        line += "F" if m == Cell.FLAG else "?"
+                    elif cov[r, c]:
+                        line += "-"
+                    else:
+                        line += str(int(counts[r, c]))
+                elif fr.state == "lost":
                     if (r, c) == game.exploded:
                         line += "X"
                     elif m == Cell.FLAG:
@@ -333,8 +355,9 @@ def write_game(out: Path, stem: str, game: Game, meta: dict, only: tuple[str, ..
     from test_vision_truth import logic_problems
     boards = truth_boards(game)
     problems = check_looks(game, boards)
+    shown = {fr.name: fr.all_shown for fr in game.frames}
     for name, b in boards.items():
-        problems += [f"{name}: {p}" for p in logic_problems(b, game.mines_total)]
+        problems += [f"{name}: {p}" for p in logic_problems(b, game.mines_total, shown[name])]
     if problems:
         raise DesktopError("truth check failed: " + "; ".join(problems[:8]))
     out.mkdir(parents=True, exist_ok=True)
@@ -350,7 +373,11 @@ def write_game(out: Path, stem: str, game: Game, meta: dict, only: tuple[str, ..
                  first_cell_origin=[game.geo.x0, game.geo.y0], cell_pitch=game.geo.pitch,
                  rows=game.geo.rows, cols=game.geo.cols, mines=game.mines_total,
                  marks={f"{r},{c}": ("F" if v == Cell.FLAG else "?") for (r, c), v in sorted(fr.marks.items())},
+                 mines_shown="all" if fr.all_shown or fr.state != "lost" else "the mine hit only",
                  truth=("lost game: the frame shows every mine; numbers are mine counts of that layout"
+                        if fr.state == "lost" and fr.all_shown else
+                        "lost game showing only the mine hit: the same game's frame after Solve "
+                        "shows every mine; numbers are the mine counts of that layout"
                         if fr.state == "lost" else
                         "the same game's lost frame shows every mine; revealed cells never change, so each "
                         "number here is the mine count around it in that layout"),
@@ -482,8 +509,8 @@ MEASURED: dict[tuple[int, int, int, int], Geometry] = {}
 """KMines geometry measured per (rows, cols, window width, window height)."""
 
 
-def measure_kmines(s: Session, rows: int, cols: int) -> tuple[Geometry, np.ndarray]:
-    """Press the left button at the window centre (the board is centred in the view): the
+def measure_by_press(s: Session, rows: int, cols: int, inset: int | None = None) -> tuple[Geometry, np.ndarray]:
+    """(KMines, Simon Tatham's Mines) Press the left button at the window centre (the board is centred in the view): the
     pressed look fills exactly one cell, which gives the pitch; covered tiles repeat at that
     pitch to the board's edges. Release off the board, which undoes the press."""
     before = s.grab(0.3)
@@ -501,7 +528,7 @@ def measure_kmines(s: Session, rows: int, cols: int) -> tuple[Geometry, np.ndarr
     geo = None
     if abs((x2 - x1) - (y2 - y1)) <= 1 and x2 - x1 >= 8:
         pitch = int(max(x2 - x1, y2 - y1)) + 1
-        k = max(1, pitch // 8)
+        k = max(1, pitch // 8) if inset is None else inset
         tile = before[y1 + k: y1 + pitch - k, x1 + k: x1 + pitch - k].astype(np.int16)
 
         def is_tile(x, y):
@@ -512,7 +539,7 @@ def measure_kmines(s: Session, rows: int, cols: int) -> tuple[Geometry, np.ndarr
             left -= pitch
         while is_tile(x1, top - pitch):
             top -= pitch
-        geo = Geometry(int(left), int(top), pitch, rows, cols)
+        geo = Geometry(int(left), int(top), pitch, rows, cols, inset)
         n_c = sum(is_tile(left + k_ * pitch, top) for k_ in range(cols + 1))
         n_r = sum(is_tile(left, top + k_ * pitch) for k_ in range(rows + 1))
         if (n_c, n_r) == (cols, rows):
@@ -547,7 +574,7 @@ def record_kmines(out: Path, rng: random.Random, theme: str, level: str, window:
         with Session(lambda d: KMines(d, theme=theme, window=window, **options)) as s:
             kminesrc = s.game.kminesrc().splitlines()
             time.sleep(1.0)
-            geo, covered = measure_kmines(s, rows, cols)
+            geo, covered = measure_by_press(s, rows, cols)
             first = s.grab(0.3)
             game = Game(geo, mines, covered)
             if not game.looks_covered(first).all():
@@ -584,7 +611,7 @@ def record_kmines_won(out: Path, theme: str = "classic", window: tuple[int, int]
         with Session(lambda d: KMines(d, theme=theme, window=window, custom=size)) as s:
             kminesrc = s.game.kminesrc().splitlines()
             time.sleep(1.0)
-            geo, covered = measure_kmines(s, rows, cols)
+            geo, covered = measure_by_press(s, rows, cols)
             game = Game(geo, mines, covered)
             s.click(geo, 0, 0, button=3)
             flagged = s.grab()
@@ -628,6 +655,69 @@ def record_kmines_won(out: Path, theme: str = "classic", window: tuple[int, int]
     raise DesktopError(f"kmines: the first click did not win in {attempts} games")
 
 
+# -- Simon Tatham's Mines -----------------------------------------------------------------------
+
+SGT_MENU = (25, 12)
+"""Window coordinates of the "Game" menu's title (GTK 3 menu bar at the window's top left)."""
+
+
+def exploded(crop: np.ndarray) -> bool:
+    """Simon Tatham's Mines draws the mine hit on pure red (mines.c COL_BANG): most of the
+    cell's pixels are #ff0000."""
+    red = (crop[..., 2] == 255) & (crop[..., 1] == 0) & (crop[..., 0] == 0)
+    return bool(red.mean() > 0.3)
+
+
+def sgt_solve(s: Session) -> None:
+    """Game > Solve (no key does it): after a death it shows every mine, crosses out wrong
+    flags and keeps the mine hit (mines.c execute_move "S"). The menu is opened with a click
+    on its title; Up twice from nothing selected reaches Solve over Exit."""
+    w = s.window.rect
+    s.xdo("mousemove", str(w.left + SGT_MENU[0]), str(w.top + SGT_MENU[1]), "click", "1")
+    time.sleep(0.4)
+    s.xdo("key", "Up", "Up", "Return")
+    s.xdo("mousemove", *map(str, PARK))
+    time.sleep(0.5)
+
+
+def record_sgt(out: Path, rng: random.Random, cols: int, rows: int, mines: int,
+               window: tuple[int, int], only: tuple[str, ...] | None = None,
+               mid_clicks: int | None = 3) -> list[str]:
+    """One game of Simon Tatham's Mines at ``window`` (its tiles follow the window), played
+    with random clicks until it is lost; the "dead" frame shows only the mine hit, "lost" is the
+    same board after Solve (every mine)."""
+    for attempt in range(8):
+        with Session(lambda d: SgtMines(d, cols=cols, rows=rows, mines=mines, window=window)) as s:
+            # whole tiles: inside its 1/10-tile bevel a covered tile is the window's own grey
+            geo, covered = measure_by_press(s, rows, cols, inset=0)
+            first = s.grab(0.3)
+            game = Game(geo, mines, covered)
+            if not game.looks_covered(first).all():
+                raise DesktopError("the fresh board is not all covered tiles at the measured geometry")
+            try:
+                play_to_loss(s, game, rng, first, mid_after=0.3, mid_clicks=mid_clicks, n_question=0,
+                             lost_settle=0.8, hit=exploded, reveal=lambda: sgt_solve(s))
+                meta = {"game": f"sgt-mines {version_of('sgt-puzzles')}", "theme": "built-in",
+                        "argv": s.game.argv()[1:], "window_id": s.xprop(), "screen": list(SCREEN),
+                        "window_rect_on_screen": [s.window.rect.left, s.window.rect.top,
+                                                  s.window.rect.width, s.window.rect.height],
+                        "clicks": game.clicks}
+                w = s.window.rect
+                return write_game(out, f"sgt-{cols}x{rows}-{mines}-{w.width}x{w.height}", game, meta, only)
+            except DesktopError as exc:
+                print(f"sgt-mines attempt {attempt + 1}: {exc}", flush=True)
+    raise DesktopError("sgt-mines: no good game in 8 attempts")
+
+
+SGT_SERIES = [(9, 9, 10, (240, 302)), (16, 16, 40, (560, 620)), (30, 16, 99, (900, 640)),
+              (9, 9, 10, (500, 560))]
+"""Simon Tatham's Mines, taught (``--only sgt``): the three usual boards, at the game's own size
+(20 px tiles) and larger windows."""
+
+SGT_MORE = [(16, 16, 40, (400, 470)), (30, 16, 99, (1200, 700)), (9, 9, 10, (360, 420))]
+"""Simon Tatham's Mines never taught (``--only sgt --more``): other tile sizes."""
+
+
 MORE_SERIES = [("classic", "Hard", (1200, 700)), ("classic", "Easy", (480, 400)),
                ("default", "Medium", (900, 760)),
                # green's pressed look does not show a cell: its geometry is measured with
@@ -643,7 +733,7 @@ SIZES_SERIES = [("classic", "Easy", (420, 360)), ("classic", "Easy", (560, 440))
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, default=ROOT / "fixtures")
-    ap.add_argument("--only", choices=("xdemineur", "kmines"))
+    ap.add_argument("--only", choices=("xdemineur", "kmines", "sgt"))
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--more", action="store_true",
                     help="record the second series instead: other board and window sizes (the "
@@ -653,6 +743,10 @@ def main(argv: list[str] | None = None) -> int:
                          "with the cell size; the shipped sets are taught from these too)")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
+    if args.only == "sgt":
+        for cols, rows, mines, window in (SGT_MORE if args.more else SGT_SERIES):
+            record_sgt(args.out / "sgt-mines", rng, cols, rows, mines, window)
+        return 0
     if args.sizes or args.more:
         if args.more and args.only in (None, "xdemineur"):
             record_xdemineur(args.out / "xdemineur", rng, cols=16, rows=16, mines=40)
