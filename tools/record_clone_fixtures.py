@@ -718,6 +718,19 @@ SGT_MORE = [(16, 16, 40, (400, 470)), (30, 16, 99, (1200, 700)), (9, 9, 10, (360
 """Simon Tatham's Mines never taught (``--only sgt --more``): other tile sizes."""
 
 
+def sgt_window(cols: int, rows: int, tile: int) -> tuple[int, int]:
+    """The window that gives ``tile`` px tiles: the drawing area is the board and a border of
+    1.5 tiles all round (mines.c BORDER), under a menu bar and over a status bar that take 62 px
+    with Debian's default GTK 3 theme (measured: 240x302 for 9x9 at the game's own 20 px)."""
+    return (cols + 3) * tile, (rows + 3) * tile + 62
+
+
+SGT_SIZES = ([(9, 9, 10, sgt_window(9, 9, t)) for t in (16, 18, 23, 25, 31, 36, 45, 50)]
+             + [(9, 9, 30, sgt_window(9, 9, t)) for t in (24, 38)])
+"""Simon Tatham's Mines, taught too (``--only sgt --sizes``): its mines, flags and bevels are
+drawn in whole pixels, so their looks change with the tile size; 9x9/30 shows 5-8."""
+
+
 MORE_SERIES = [("classic", "Hard", (1200, 700)), ("classic", "Easy", (480, 400)),
                ("default", "Medium", (900, 760)),
                # green's pressed look does not show a cell: its geometry is measured with
@@ -744,8 +757,10 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
     if args.only == "sgt":
-        for cols, rows, mines, window in (SGT_MORE if args.more else SGT_SERIES):
-            record_sgt(args.out / "sgt-mines", rng, cols, rows, mines, window)
+        series = SGT_MORE if args.more else SGT_SIZES if args.sizes else SGT_SERIES
+        for cols, rows, mines, window in series:
+            record_sgt(args.out / "sgt-mines", rng, cols, rows, mines, window,
+                       mid_clicks=1 if mines * 4 > cols * rows else 3)
         return 0
     if args.sizes or args.more:
         if args.more and args.only in (None, "xdemineur"):
