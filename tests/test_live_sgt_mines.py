@@ -95,3 +95,64 @@ def test_play_names_no_game_and_wins_every_board(xvfb, tmp_path, cols, rows, min
     for click in sent:
         x, y = click["x"] - rect.left, click["y"] - rect.top
         assert left <= x < right and top <= y < bottom, click
+
+
+def read_window(game):
+    """The board the game's window shows now, read by a fresh reader, once the flash of a
+    game's end is over (mines.c: three frames of 0.13 s, the middle one in the normal colours,
+    so a game may be seen lost, and the bot stop, before the flash ends)."""
+    import time
+
+    from minebot.backends.x11.capture import WindowCapture
+    from minebot.vision import Reader
+    time.sleep(0.6)
+    with WindowCapture(game.display, game.window) as capture:
+        return Reader().read(capture.grab(game.refresh().rect)).board
+
+
+def solve_from_the_menu(xvfb, game) -> None:
+    """Game > Solve (no key does it): after a death the game shows every mine."""
+    import time
+    rect = game.refresh().rect
+    env = xvfb.env()
+    subprocess.run(["xdotool", "mousemove", str(rect.left + 25), str(rect.top + 12), "click", "1"],
+                   env=env, check=True)
+    time.sleep(0.4)
+    subprocess.run(["xdotool", "key", "Up", "Up", "Return", "mousemove", "1270", "1010"],
+                   env=env, check=True)
+    time.sleep(0.6)
+
+
+@pytest.mark.skipif(shutil.which("xdotool") is None, reason="needs xdotool")
+def test_a_loss_is_reported_and_never_undone(xvfb, tmp_path):
+    """Boards dealt with "Ensure solubility" off (``9x9n35a``) need guesses and are often lost:
+    the loss is reported, the window still shows the death afterwards (no Undo), and the numbers
+    read in that game are what the game's Solve then shows (every mine)."""
+    from minebot.sandbox.clones import SgtMines
+    from minebot.truth import misreads
+    with SgtMines(xvfb, cols=9, rows=9, mines=35, unique=False) as game:
+        for attempt in range(8):
+            record = tmp_path / f"rec{attempt}"
+            out = subprocess.run(
+                [sys.executable, "-m", "minebot", "play", "--games", "1", "--json", "--log", "",
+                 "--record", str(record), "--no-learn"],
+                env=dict(xvfb.env(), PYTHONPATH=str(ROOT)), capture_output=True, text=True,
+                cwd=tmp_path, timeout=120)
+            assert out.returncode == 0, out.stderr[-2000:]
+            if json.loads(out.stdout.strip().splitlines()[-1])["wins"] == 0:
+                break
+            subprocess.run(["xdotool", "key", "--window", str(game.window.id), "n"],
+                           env=xvfb.env(), check=True)
+        else:
+            pytest.skip("8 dense boards in a row were won")
+        boards = [b for b, _ in recorded_games(record)[0]]
+        final = boards[-1]
+        assert final.state is GameState.LOST
+        assert int((final.cells == Cell.EXPLODED).sum()) == 1
+        shown = read_window(game)
+        assert shown.rows_text() == final.rows_text()       # still dead: nothing undone
+        solve_from_the_menu(xvfb, game)
+        solved = read_window(game)
+    assert solved.state is GameState.LOST
+    assert int(np.isin(solved.cells, (Cell.MINE, Cell.EXPLODED, Cell.FLAG)).sum()) == 35
+    assert misreads(boards, solved) == []
