@@ -68,6 +68,18 @@ def test_sizes_never_taught_read_exactly_in_every_phase(stem):
             ("sgt-mines", truth.rows_text(), truth.state), phase
 
 
+def test_a_won_board_is_read_won_at_every_size():
+    """Boards drawn as a win (every mine flagged, every other cell open: Game > Solve after the
+    first click), which the shipped look was not taught from, at 9 tile sizes."""
+    paths = sorted(SGT.glob("*-solved-won.board"))
+    assert len(paths) >= 9
+    for path in paths:
+        truth = Board.load(path)
+        reading = _read(path.stem)
+        assert (reading.game, reading.board.rows_text()) == ("sgt-mines", truth.rows_text()), path.stem
+        assert reading.board.state is GameState.WON
+
+
 def test_a_death_is_a_loss_showing_only_the_mine_hit():
     """The frame right after the mine was hit: lost, one exploded mine, no other mine shown,
     and the status bar ("DEAD!") gives no counter."""

@@ -709,6 +709,45 @@ def record_sgt(out: Path, rng: random.Random, cols: int, rows: int, mines: int,
     raise DesktopError("sgt-mines: no good game in 8 attempts")
 
 
+def record_sgt_solved(out: Path, cols: int, rows: int, mines: int, window: tuple[int, int]) -> list[str]:
+    """A won-looking Simon Tatham's board: the first click in the middle, then Game > Solve,
+    which, while the player is alive, opens every safe cell and flags every mine (mines.c
+    execute_move "S"; the status bar says "Auto-solved." instead of "COMPLETED!", the board is
+    drawn as a win's). Truth: the flagged cells (the flag look is learnt first, by flagging and
+    unflagging a cell) are the mines, as many as the game has; every other cell is open."""
+    with Session(lambda d: SgtMines(d, cols=cols, rows=rows, mines=mines, window=window)) as s:
+        geo, covered = measure_by_press(s, rows, cols, inset=0)
+        game = Game(geo, mines, covered)
+        s.click(geo, 0, 0, button=3)
+        flag_look = geo.crop(s.grab(), 0, 0)
+        s.click(geo, 0, 0, button=3)
+        if not game.looks_covered(s.grab()).all():
+            raise DesktopError("unflagging did not give a fresh board")
+        mid = (rows // 2, cols // 2)
+        s.click(geo, *mid)
+        game.clicks.append({"cell": list(mid), "button": "left"})
+        sgt_solve(s)
+        solved = s.grab(0.5)
+        is_flag = np.array([[same(geo.crop(solved, r, c), flag_look) for c in range(cols)]
+                            for r in range(rows)])
+        if int(is_flag.sum()) != mines or game.looks_covered(solved).any():
+            raise DesktopError(f"Solve left {int(is_flag.sum())} flags and "
+                               f"{int(game.looks_covered(solved).sum())} covered cells")
+        game.mines = is_flag
+        game.frames = [Frame("won", solved, {tuple(x): Cell.FLAG for x in np.argwhere(is_flag)}, "won")]
+        w = s.window.rect
+        name = f"sgt-{cols}x{rows}-{mines}-{w.width}x{w.height}-solved-won"
+        save_won(game, solved, mines, out, name, s, geo, {
+            "game": f"sgt-mines {version_of('sgt-puzzles')}", "theme": "built-in",
+            "argv": s.game.argv()[1:],
+            "truth": "first click, then Game > Solve: every mine flagged (the flag look learnt on the "
+                     "same board), as many as the game has, every other cell open; numbers are the "
+                     "mine counts of that layout",
+            "truth_checks": ["logic_problems", "flag look learnt on the same board"]})
+        print(f"wrote {out / name}.png", flush=True)
+        return [name]
+
+
 SGT_SERIES = [(9, 9, 10, (240, 302)), (16, 16, 40, (560, 620)), (30, 16, 99, (900, 640)),
               (9, 9, 10, (500, 560))]
 """Simon Tatham's Mines, taught (``--only sgt``): the three usual boards, at the game's own size
@@ -758,6 +797,8 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(args.seed)
     if args.only == "sgt":
         series = SGT_MORE if args.more else SGT_SIZES if args.sizes else SGT_SERIES
+        for cols, rows, mines, window in series[:3]:
+            record_sgt_solved(args.out / "sgt-mines", cols, rows, mines, window)
         for cols, rows, mines, window in series:
             record_sgt(args.out / "sgt-mines", rng, cols, rows, mines, window,
                        mid_clicks=1 if mines * 4 > cols * rows else 3)
