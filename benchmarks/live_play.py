@@ -176,7 +176,7 @@ def engine_rates(args, board, wins: int, games: int) -> dict:
     95 % Wilson intervals and the two-sided p-value of a two-proportion z-test."""
     import math
 
-    from minebot.cli.bench import game_rules, play_tasks, summarise
+    from minebot.cli.bench import game_rules, play_tasks, solver_spec, summarise
     from minebot.levels import LEVELS
     played = game_rules(args.game)
     rules, flags = played.rules, played.flags_to_win
@@ -189,10 +189,10 @@ def engine_rates(args, board, wins: int, games: int) -> dict:
         from minebot.solver.noguess import no_guess_layouts
         from minebot.solver.solver import default_first_click
         first = default_first_click(rows, cols, rules)
-        tasks = [(rows, cols, mines, rules, first, None, lay, "native", flags)
+        tasks = [(rows, cols, mines, rules, first, None, lay, solver_spec(), flags)
                  for lay in no_guess_layouts(rows, cols, mines, rules, first, args.engine, seed=1)]
     else:
-        tasks = [(rows, cols, mines, rules, None, 1_000_003 + i, None, "native", flags)
+        tasks = [(rows, cols, mines, rules, None, 1_000_003 + i, None, solver_spec(), flags)
                  for i in range(args.engine)]
     e = summarise(list(play_tasks(tasks, 1)))
     p1, p2 = (wins / games if games else 0.0), e["win_rate"]
