@@ -30,16 +30,6 @@ pytestmark = [pytest.mark.live, pytest.mark.skipif(shutil.which("Xvfb") is None,
               pytest.mark.skipif(not os.access(SGT_MINES, os.X_OK), reason="needs sgt-puzzles")]
 
 
-@pytest.fixture(scope="module")
-def xvfb():
-    from minebot.sandbox.xvfb import Xvfb
-    server = Xvfb(1280, 1024).start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
 def recorded_games(folder: Path) -> dict[int, list[tuple[Board, list[int]]]]:
     """The boards read in each game of a ``--record`` folder, with each frame's board_px."""
     games: dict[int, list[tuple[Board, list[int]]]] = {}

@@ -133,6 +133,12 @@ class Session:
         self.xdo("mousemove", str(self.window.rect.left + x), str(self.window.rect.top + y),
                  "click", str(button), "mousemove", *map(str, PARK))
 
+    def where(self) -> dict:
+        """The metadata every fixture of this session carries about its window and screen."""
+        rect = self.window.rect
+        return {"window_id": self.xprop(), "screen": list(SCREEN),
+                "window_rect_on_screen": [rect.left, rect.top, rect.width, rect.height]}
+
     def xprop(self) -> str:
         out = subprocess.run(["xprop", "-id", str(self.window.id), "WM_NAME", "_NET_WM_NAME", "WM_CLASS",
                               "_NET_WM_PID"], env=self.env, capture_output=True)
@@ -411,11 +417,7 @@ def record_xdemineur(out: Path, rng: random.Random, cols: int = 30, rows: int = 
             try:
                 play_to_loss(s, game, rng, first, mid_after=mid_after, mid_clicks=mid_clicks)
                 meta = {"game": f"xdemineur {version_of('xdemineur')}", "theme": "built-in",
-                        "argv": s.game.argv()[1:], "window_id": s.xprop(),
-                        "screen": list(SCREEN),
-                        "window_rect_on_screen": [s.window.rect.left, s.window.rect.top,
-                                                  s.window.rect.width, s.window.rect.height],
-                        "clicks": game.clicks}
+                        "argv": s.game.argv()[1:], **s.where(), "clicks": game.clicks}
                 return write_game(out, stem or f"xdemineur-{cols}x{rows}-{mines}", game, meta)
             except DesktopError as exc:
                 print(f"xdemineur attempt {attempt + 1}: {exc}", flush=True)
@@ -465,6 +467,12 @@ def record_xdemineur_won(out: Path, cols: int = 12, rows: int = 8, mines: int = 
     raise DesktopError(f"xdemineur: no opening left exactly {mines} cells covered in {attempts} games")
 
 
+def set_won(game: Game, image: np.ndarray, flags: np.ndarray) -> None:
+    """The game's one frame is ``image``, won, and its mines are the ``flags`` it shows."""
+    game.mines = flags
+    game.frames = [Frame("won", image, {tuple(x): Cell.FLAG for x in np.argwhere(flags)}, "won")]
+
+
 def won_board(game: Game) -> Board:
     g, mines = game.geo, game.mines
     counts = neighbour_count(mines)
@@ -494,10 +502,7 @@ def save_won(game, image: np.ndarray, mines: int, out: Path, name: str, session,
     out.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(out / f"{name}.png"), image, [cv2.IMWRITE_PNG_COMPRESSION, 9])
     board.save(out / f"{name}.board")
-    rect = session.window.rect
-    meta = {**meta, "window_id": session.xprop(), "screen": list(SCREEN),
-            "window_rect_on_screen": [rect.left, rect.top, rect.width, rect.height],
-            "phase": "won", "state": "won", "window": [int(image.shape[1]), int(image.shape[0])],
+    meta = {**meta, **session.where(), "phase": "won", "state": "won", "window": [int(image.shape[1]), int(image.shape[0])],
             "crop": "window", "board_rect_in_image": geo.board_rect(),
             "first_cell_origin": [geo.x0, geo.y0], "cell_pitch": geo.pitch,
             "rows": board.rows, "cols": board.cols, "mines": mines, "clicks": game.clicks,
@@ -587,11 +592,7 @@ def record_kmines(out: Path, rng: random.Random, theme: str, level: str, window:
                 if others:
                     raise DesktopError(f"other windows open after the loss: {[o.title for o in others]}")
                 meta = {"game": f"kmines {version_of('kmines')}", "theme": theme, "level": level,
-                        "kminesrc": kminesrc,
-                        "window_id": s.xprop(), "screen": list(SCREEN),
-                        "window_rect_on_screen": [s.window.rect.left, s.window.rect.top,
-                                                  s.window.rect.width, s.window.rect.height],
-                        "clicks": game.clicks}
+                        "kminesrc": kminesrc, **s.where(), "clicks": game.clicks}
                 w = s.window.rect
                 return write_game(out, f"{theme}-{cols}x{rows}-{w.width}x{w.height}", game, meta, only)
             except DesktopError as exc:
@@ -640,8 +641,7 @@ def record_kmines_won(out: Path, theme: str = "classic", window: tuple[int, int]
                 print(f"kmines won attempt {attempt + 1}: not won by the first click ({int(is_flag.sum())} flag looks, "
                       f"{int(game.looks_covered(won).sum())} covered)", flush=True)
                 continue
-            game.mines = is_flag
-            game.frames = [Frame("won", won, {tuple(x): Cell.FLAG for x in np.argwhere(is_flag)}, "won")]
+            set_won(game, won, is_flag)
             name = f"{theme}-{cols}x{rows}-{window[0]}x{window[1]}-{mines}-won"
             save_won(game, won, mines, out, name, s, geo, {
                 "game": f"kmines {version_of('kmines')}", "theme": theme, "level": "Custom",
@@ -698,10 +698,7 @@ def record_sgt(out: Path, rng: random.Random, cols: int, rows: int, mines: int,
                 play_to_loss(s, game, rng, first, mid_after=0.3, mid_clicks=mid_clicks, n_question=0,
                              lost_settle=0.8, hit=exploded, reveal=lambda: sgt_solve(s))
                 meta = {"game": f"sgt-mines {version_of('sgt-puzzles')}", "theme": "built-in",
-                        "argv": s.game.argv()[1:], "window_id": s.xprop(), "screen": list(SCREEN),
-                        "window_rect_on_screen": [s.window.rect.left, s.window.rect.top,
-                                                  s.window.rect.width, s.window.rect.height],
-                        "clicks": game.clicks}
+                        "argv": s.game.argv()[1:], **s.where(), "clicks": game.clicks}
                 w = s.window.rect
                 return write_game(out, f"sgt-{cols}x{rows}-{mines}-{w.width}x{w.height}", game, meta, only)
             except DesktopError as exc:
@@ -733,8 +730,7 @@ def record_sgt_solved(out: Path, cols: int, rows: int, mines: int, window: tuple
         if int(is_flag.sum()) != mines or game.looks_covered(solved).any():
             raise DesktopError(f"Solve left {int(is_flag.sum())} flags and "
                                f"{int(game.looks_covered(solved).sum())} covered cells")
-        game.mines = is_flag
-        game.frames = [Frame("won", solved, {tuple(x): Cell.FLAG for x in np.argwhere(is_flag)}, "won")]
+        set_won(game, solved, is_flag)
         w = s.window.rect
         name = f"sgt-{cols}x{rows}-{mines}-{w.width}x{w.height}-solved-won"
         save_won(game, solved, mines, out, name, s, geo, {
