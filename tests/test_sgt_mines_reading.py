@@ -80,6 +80,20 @@ def test_a_won_board_is_read_won_at_every_size():
         assert reading.board.state is GameState.WON
 
 
+def test_numbers_with_too_many_flags_around_are_read_on_pink():
+    """A number with more flags around it than it says is drawn on pink: still read, from its
+    ink, in games the shipped look was not taught from (the flags crowd an open number)."""
+    paths = sorted(SGT.glob("*-crowded-mid.board"))
+    assert len(paths) >= 3
+    for path in paths:
+        image = cv2.imread(str(path.with_suffix(".png")))
+        pink = (image[..., 2] == 255) & (image[..., 1] == 153) & (image[..., 0] == 153)
+        assert pink.sum() > 100, path.stem            # the picture shows a pink number
+        truth = Board.load(path)
+        reading = _read(path.stem)
+        assert (reading.game, reading.board.rows_text()) == ("sgt-mines", truth.rows_text()), path.stem
+
+
 def test_a_death_is_a_loss_showing_only_the_mine_hit():
     """The frame right after the mine was hit: lost, one exploded mine, no other mine shown,
     and the status bar ("DEAD!") gives no counter."""

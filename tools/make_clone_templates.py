@@ -74,9 +74,10 @@ NUMBERS = {
                                    "#ff0000", "#800000", "#008080", "#2b0000"]},
     # Simon Tatham's Mines draws 1-8 in its font, each in its own colour (mines.c game_colours:
     # 1 blue, 2 half green, 3 red, 4 half blue, 5 half red, 6 half cyan, 7 black, 8 half grey;
-    # 1-4 measured on the fixtures, 0.5 drawn as 128) on the open cell's grey, which is 0.95 of
-    # the window's: #dadada under Debian's default GTK 3 theme
-    "sgt-mines": {"method": "ink", "grounds": ["#dadada"],
+    # 1-4 measured on the fixtures, 0.5 drawn as 128) on the open cell's grey (0.95 of
+    # the window's: #dadada under Debian's default GTK 3 theme), or on pink (#ff9999) when more
+    # flags than it says are around it
+    "sgt-mines": {"method": "ink", "grounds": ["#dadada", "#ff9999"],
                   "colours": ["#0000ff", "#008000", "#ff0000", "#000080",
                               "#800000", "#008080", "#000000", "#808080"]},
 }

@@ -198,8 +198,12 @@ def connected_from(mask: np.ndarray, start: tuple[int, int]) -> np.ndarray:
 def play_to_loss(s: Session, game: Game, rng: random.Random, first: np.ndarray, *,
                  mid_after: float, n_flags: int = 2, n_question: int = 1, lost_settle: float = 0.5,
                  mid_clicks: int | None = None, hit: Callable[[np.ndarray], bool] | None = None,
-                 reveal: Callable[[], None] | None = None) -> None:
+                 reveal: Callable[[], None] | None = None, crowd: bool = False) -> None:
     """Click random covered cells until the game is lost; keep fresh/mid/lost frames.
+
+    With ``crowd``, the mid-game marks also flag every covered neighbour of the open number
+    that has most of them, so that it sees more flags than it says (unless they are all
+    mines): Simon Tatham's Mines then draws that number on pink.
 
     A game that shows only the mine hit (Simon Tatham's Mines) is told lost by ``hit`` (the
     clicked cell's crop shows the exploded mine); its frame then is the "dead" one, and
@@ -244,7 +248,9 @@ def play_to_loss(s: Session, game: Game, rng: random.Random, first: np.ndarray, 
                         mines[r, c] = not ch[r, c]              # right flags stay, wrong ones change
                     elif cov[r, c] or m == Cell.QUESTION:
                         mines[r, c] = ch[r, c]
-                    elif ch[r, c]:
+                    elif ch[r, c] and not (reveal is not None and over_flagged(g.crop(prev, r, c, inset=0))):
+                        # (a number drawn on pink for too many flags around it turns back to
+                        # its grey when Solve crosses the wrong flags out)
                         raise DesktopError(f"revealed cell {(r, c)} changed at the loss")
             mines[cell] = True
             if int(mines.sum()) != game.mines_total:
@@ -268,10 +274,30 @@ def play_to_loss(s: Session, game: Game, rng: random.Random, first: np.ndarray, 
                     s.click(g, *m, button=3)
                     game.clicks.append({"cell": list(m), "button": "right"})
                 marks[m] = Cell.FLAG if i < n_flags else Cell.QUESTION
+            if crowd:
+                for m in crowded(cov, marks):
+                    s.click(g, *m, button=3)
+                    game.clicks.append({"cell": list(m), "button": "right"})
+                    marks[m] = Cell.FLAG
             prev = s.grab()
             game.frames.append(Frame("mid", prev, dict(marks)))
             mid_done = True
     raise DesktopError("no loss after 400 clicks")
+
+
+def crowded(cov: np.ndarray, marks: dict) -> list[tuple[int, int]]:
+    """The unmarked covered neighbours of the open cell that has most of them (at least 2)."""
+    rows, cols = cov.shape
+    free = cov.copy()
+    for m in marks:
+        free[m] = False
+    around = neighbour_count(free)
+    around[cov] = 0
+    r, c = np.unravel_index(int(np.argmax(around)), around.shape)
+    if around[r, c] < 2:
+        return []
+    return [(rr, cc) for rr in range(max(r - 1, 0), min(r + 2, rows))
+            for cc in range(max(c - 1, 0), min(c + 2, cols)) if free[rr, cc]]
 
 
 def truth_boards(game: Game) -> dict[str, Board]:
@@ -668,6 +694,13 @@ def exploded(crop: np.ndarray) -> bool:
     return bool(red.mean() > 0.3)
 
 
+def over_flagged(crop: np.ndarray) -> bool:
+    """Simon Tatham's Mines draws a number with more flags around it than it says on pink
+    (mines.c COL_WRONGNUMBER, #ff9999): most of the cell's pixels are that colour."""
+    pink = (crop[..., 2] == 255) & (crop[..., 1] == 153) & (crop[..., 0] == 153)
+    return bool(pink.mean() > 0.3)
+
+
 def sgt_solve(s: Session) -> None:
     """Game > Solve (no key does it): after a death it shows every mine, crosses out wrong
     flags and keeps the mine hit (mines.c execute_move "S"). The menu is opened with a click
@@ -682,7 +715,7 @@ def sgt_solve(s: Session) -> None:
 
 def record_sgt(out: Path, rng: random.Random, cols: int, rows: int, mines: int,
                window: tuple[int, int], only: tuple[str, ...] | None = None,
-               mid_clicks: int | None = 3) -> list[str]:
+               mid_clicks: int | None = 3, crowd: bool = False) -> list[str]:
     """One game of Simon Tatham's Mines at ``window`` (its tiles follow the window), played
     with random clicks until it is lost; the "dead" frame shows only the mine hit, "lost" is the
     same board after Solve (every mine)."""
@@ -696,11 +729,12 @@ def record_sgt(out: Path, rng: random.Random, cols: int, rows: int, mines: int,
                 raise DesktopError("the fresh board is not all covered tiles at the measured geometry")
             try:
                 play_to_loss(s, game, rng, first, mid_after=0.3, mid_clicks=mid_clicks, n_question=0,
-                             lost_settle=0.8, hit=exploded, reveal=lambda: sgt_solve(s))
+                             lost_settle=0.8, hit=exploded, reveal=lambda: sgt_solve(s), crowd=crowd)
                 meta = {"game": f"sgt-mines {version_of('sgt-puzzles')}", "theme": "built-in",
                         "argv": s.game.argv()[1:], **s.where(), "clicks": game.clicks}
                 w = s.window.rect
-                return write_game(out, f"sgt-{cols}x{rows}-{mines}-{w.width}x{w.height}", game, meta, only)
+                stem = f"sgt-{cols}x{rows}-{mines}-{w.width}x{w.height}" + ("-crowded" if crowd else "")
+                return write_game(out, stem, game, meta, only)
             except DesktopError as exc:
                 print(f"sgt-mines attempt {attempt + 1}: {exc}", flush=True)
     raise DesktopError("sgt-mines: no good game in 8 attempts")
