@@ -1,8 +1,10 @@
-"""Benchmark live play on a real Minesweeper (GNOME Mines, xdemineur, KMines) under a private Xvfb.
+"""Benchmark live play on a real Minesweeper (GNOME Mines, xdemineur, KMines, Simon Tatham's Mines)
+under a private Xvfb.
 
     python benchmarks/live_play.py --level expert --games 200   # -> benchmarks/live_results/
     python benchmarks/live_play.py --game xdemineur --size 30x16 --mines 99 --games 100 --engine 2000
     python benchmarks/live_play.py --game kmines --level medium --games 100 --engine 2000
+    python benchmarks/live_play.py --game sgt-mines --size 16x16 --mines 40 --games 100 --engine 2000
 
 Starts its own Xvfb and GNOME Mines (theme and window size chosen), plays ``--games`` games
 with the same loop, reader and solver as ``minebot play``, and prints win rate (with a 95 %
@@ -19,7 +21,10 @@ both rates with 95 % Wilson intervals and the two-sided p-value of their differe
 
 xdemineur (``--size COLSxROWS --mines N``, Debian package ``xdemineur``) and KMines
 (``--level easy|medium|hard``, Classic theme, package ``kmines``) are started privately by
-``minebot.sandbox.clones``; their board size is fixed when they start.
+``minebot.sandbox.clones``; their board size is fixed when they start. Simon Tatham's Mines
+(``--size COLSxROWS --mines N`` as its argument, ``--window`` its window; package
+``sgt-puzzles``) deals only boards logic solves from the first opening, and its engine games
+are such boards too (``bench --game sgt-mines``).
 """
 
 from __future__ import annotations
@@ -39,12 +44,14 @@ from minebot.stats import wilson  # noqa: E402
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--game", default="gnome-mines", choices=("gnome-mines", "xdemineur", "kmines"))
+    ap.add_argument("--game", default="gnome-mines", choices=("gnome-mines", "xdemineur", "kmines",
+                                                                    "sgt-mines"))
     ap.add_argument("--level", default=None,
                     help="GNOME Mines: beginner/intermediate/expert (default beginner); "
                          "KMines: easy/medium/hard (default easy)")
-    ap.add_argument("--size", default="30x16", help="xdemineur board COLSxROWS (default 30x16)")
-    ap.add_argument("--mines", type=int, default=99, help="xdemineur mines (default 99)")
+    ap.add_argument("--size", default="30x16",
+                    help="xdemineur's or Simon Tatham's board COLSxROWS (default 30x16)")
+    ap.add_argument("--mines", type=int, default=99, help="their mines (default 99)")
     ap.add_argument("--engine", type=int, default=0, metavar="N",
                     help="also play N engine games of the same size under the game's rules and compare")
     ap.add_argument("--games", type=int, default=20)
@@ -67,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     window = tuple(int(v) for v in args.window.lower().split("x"))
     if args.level is None:
         args.level = {"gnome-mines": "beginner", "kmines": "easy"}.get(args.game)
-    if args.game == "xdemineur":
+    if args.game in ("xdemineur", "sgt-mines"):
         args.level, args.theme = args.size, "built-in"
     elif args.game == "kmines":
         args.theme = "classic"
@@ -151,11 +158,14 @@ def main(argv: list[str] | None = None) -> int:
 def launcher(args, xvfb, window):
     """The private game to play (not started)."""
     from minebot.levels import parse_size
-    from minebot.sandbox.clones import KMines, Xdemineur
+    from minebot.sandbox.clones import KMines, SgtMines, Xdemineur
     from minebot.sandbox.mines import GnomeMines
     if args.game == "xdemineur":
         rows, cols = parse_size(args.size)
         return Xdemineur(xvfb, cols=cols, rows=rows, mines=args.mines)
+    if args.game == "sgt-mines":
+        rows, cols = parse_size(args.size)
+        return SgtMines(xvfb, cols=cols, rows=rows, mines=args.mines, window=window)
     if args.game == "kmines":
         return KMines(xvfb, level=args.level, theme="classic", window=window)
     return GnomeMines(xvfb, theme=args.theme, window=window, level=args.level)
@@ -166,22 +176,31 @@ def engine_rates(args, board, wins: int, games: int) -> dict:
     95 % Wilson intervals and the two-sided p-value of a two-proportion z-test."""
     import math
 
-    from minebot.cli.bench import game_rules, play_tasks, summarise
+    from minebot.cli.bench import game_rules, play_tasks, solver_spec, summarise
     from minebot.levels import LEVELS
-    rules, flags = game_rules(args.game)
+    played = game_rules(args.game)
+    rules, flags = played.rules, played.flags_to_win
     if board is None:
         lv = LEVELS[args.level]
         board = (lv.rows, lv.cols, lv.mines)
     rows, cols, mines = board
-    tasks = [(rows, cols, mines, rules, None, 1_000_003 + i, None, "native", flags)
-             for i in range(args.engine)]
+    if played.no_guess:
+        # the game deals only no-guess boards: so do the engine's games (``bench --game``)
+        from minebot.solver.noguess import no_guess_layouts
+        from minebot.solver.solver import default_first_click
+        first = default_first_click(rows, cols, rules)
+        tasks = [(rows, cols, mines, rules, first, None, lay, solver_spec(), flags)
+                 for lay in no_guess_layouts(rows, cols, mines, rules, first, args.engine, seed=1)]
+    else:
+        tasks = [(rows, cols, mines, rules, None, 1_000_003 + i, None, solver_spec(), flags)
+                 for i in range(args.engine)]
     e = summarise(list(play_tasks(tasks, 1)))
     p1, p2 = (wins / games if games else 0.0), e["win_rate"]
     pooled = (wins + e["wins"]) / (games + e["games"]) if games else 0.0
     se = math.sqrt(pooled * (1 - pooled) * (1 / max(games, 1) + 1 / e["games"])) if pooled not in (0, 1) else 0.0
     z = (p1 - p2) / se if se else 0.0
     p_value = math.erfc(abs(z) / math.sqrt(2))
-    return {"rules": rules, "flags_to_win": flags, "board": [cols, rows, mines], "games": e["games"],
+    return {"rules": rules, "flags_to_win": flags, "no_guess": played.no_guess, "board": [cols, rows, mines], "games": e["games"],
             "wins": e["wins"], "win_rate": round(p2, 4), "win_rate_95": [round(v, 4) for v in e["ci95"]],
             "live_minus_engine": round(p1 - p2, 4), "p_value": round(p_value, 4)}
 

@@ -5,6 +5,9 @@
 - ``safe``: only the first clicked cell is guaranteed (Windows Minesweeper).
 - ``preopened``: the game opens a random zero area itself before the player moves and the
   player's first click is not protected (xdemineur).
+- ``unprotected``: the mines are placed when the game starts, uniformly over every cell, and
+  nothing is opened: the first click can lose (Ace of Penguins' minesweeper,
+  ``fixtures/CLONES.md``).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ class Rules(StrEnum):
     ZERO = "zero"
     SAFE = "safe"
     PREOPENED = "preopened"
+    UNPROTECTED = "unprotected"
 
 
 RULES = tuple(rules.value for rules in Rules)
@@ -39,7 +43,7 @@ def check_rules(rules: str) -> Rules:
 def allowed_cells(rows: int, cols: int, rules: str, first: tuple[int, int] | None) -> np.ndarray:
     """Boolean mask of the cells a mine may be placed on."""
     allowed = np.ones((rows, cols), dtype=bool)
-    if first is not None and rules != Rules.PREOPENED:
+    if first is not None and rules not in (Rules.PREOPENED, Rules.UNPROTECTED):
         r, c = first
         if rules == Rules.ZERO:
             allowed[max(r - 1, 0) : r + 2, max(c - 1, 0) : c + 2] = False

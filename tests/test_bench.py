@@ -52,6 +52,26 @@ def test_no_guess_boards_are_all_won(capsys, tmp_path):
     assert json.loads(capsys.readouterr().out)["wins"] == 8
 
 
+def test_sgt_mines_deals_only_no_guess_boards_and_they_are_all_won(capsys, tmp_path):
+    """``bench --game sgt-mines`` plays by Simon Tatham's Mines' rules: zero-rule boards that
+    logic solves from the first opening, every one won. The boards it saved are no-guess ones
+    (each solved by certain moves alone), and the same size by the plain zero rule is not
+    always won: the game's rules, not the size, make the 100 %."""
+    from minebot.game.layouts import load_layouts
+    from minebot.solver.noguess import solvable_without_guessing
+    boards = tmp_path / "sgt.jsonl"
+    assert main(["bench", "--game", "sgt-mines", "--size", "30x16", "--mines", "99", "--games", "12",
+                 "--seed", "4", "--save-boards", str(boards), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["wins"] == out["games"] == 12
+    layouts = load_layouts(boards)
+    assert len(layouts) == 12
+    assert all(solvable_without_guessing(lay, "zero", lay.first) for lay in layouts)
+    assert main(["bench", "--game", "kmines", "--size", "30x16", "--mines", "99", "--games", "12",
+                 "--seed", "4", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["wins"] < 12
+
+
 def test_help_works(capsys):
     with pytest.raises(SystemExit) as info:
         main(["bench", "--help"])
@@ -149,9 +169,10 @@ def test_ab_bad_options_are_named(capsys):
 def test_game_rules_come_from_the_game_and_flagging_to_win_changes_no_outcome():
     """``bench --game xdemineur`` plays preopened boards that are won only once every mine is
     flagged; the solver flags the last mines itself, so every seed ends as it does without."""
-    from minebot.cli.bench import game_rules, play_task, solver_spec
-    assert game_rules("xdemineur") == ("preopened", True)
-    assert game_rules("kmines") == ("zero", False)
+    from minebot.cli.bench import GameRules, game_rules, play_task, solver_spec
+    assert game_rules("xdemineur") == GameRules("preopened", True)
+    assert game_rules("kmines") == GameRules("zero", False)
+    assert game_rules("sgt-mines") == GameRules("zero", False, no_guess=True)
     for seed in range(15):
         task = (9, 12, 14, "preopened", None, seed, None, solver_spec())
         assert play_task(task + (True,))[0] == play_task(task)[0]

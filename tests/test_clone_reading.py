@@ -3,7 +3,8 @@
 The truth of each fixture is proven by its own game (``tests/test_clone_fixtures.py``); the
 shipped sets were taught from the first series only (``tools/make_clone_templates.py``), so the
 second series (other board and window sizes: xdemineur 16x16, KMines 30x16 at 1200x700, 9x9 at
-480x400, Oxygen 16x16 at 900x760) are screenshots these looks have never seen. The game is
+480x400, Oxygen 16x16 at 900x760; Simon Tatham's Mines at 21, 30 and 33 px tiles) are
+screenshots these looks have never seen. The game is
 found from the picture (which game's lattice and looks fit), and must be the fixture's.
 """
 
@@ -27,7 +28,7 @@ SHIPPED_THEMES = ("built-in", "classic", "default")
 
 def clone_fixtures() -> list[Path]:
     out = []
-    for clone in ("xdemineur", "kmines"):
+    for clone in ("xdemineur", "kmines", "sgt-mines"):
         for path in sorted((FIXTURES / clone).glob("*.board")):
             meta = json.loads(path.with_suffix(".json").read_text())
             if meta["theme"] in SHIPPED_THEMES:

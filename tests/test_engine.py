@@ -158,6 +158,24 @@ def test_placement_is_uniform_over_allowed_cells():
     assert np.abs(allowed - expected).max() < 5 * np.sqrt(expected * (1 - 1 / 6))
 
 
+def test_unprotected_first_click_loses_as_often_as_any_cell_is_a_mine():
+    """Ace of Penguins' rule: nothing opened, no cell spared. The first click at the solver's
+    corner is a mine in about mines/cells of the games (10/64 here: 468 of 3000 expected, sd
+    ~20), where zero and safe never lose it."""
+    from minebot.solver.solver import default_first_click
+    first = default_first_click(8, 8, "unprotected")
+    assert first is not None
+    lost = 0
+    for seed in range(3000):
+        game = EngineGame(8, 8, 10, rules="unprotected", seed=seed)
+        assert (game.observe().cells == Cell.COVERED).all()
+        lost += game.open(first).state is GameState.LOST
+    assert abs(lost - 3000 * 10 / 64) < 5 * np.sqrt(3000 * 10 / 64 * (1 - 10 / 64))
+    for rules in ("zero", "safe"):
+        assert all(EngineGame(8, 8, 10, rules=rules, seed=s).open(first).state is not GameState.LOST
+                   for s in range(300))
+
+
 def test_preopened_starts_with_an_open_zero_area_and_no_protection():
     for seed in range(30):
         game = EngineGame(16, 30, 99, rules="preopened", seed=seed)

@@ -25,16 +25,6 @@ from minebot.sandbox.clones import KMINES, XDEMINEUR
 pytestmark = [pytest.mark.live, pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs xvfb")]
 
 
-@pytest.fixture(scope="module")
-def xvfb():
-    from minebot.sandbox.xvfb import Xvfb
-    server = Xvfb(1280, 1024).start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
 def read_again(game, reader):
     """The board on screen now, read by ``reader`` from a fresh capture; reads that fail are
     retried while the game may still show a message over the board."""

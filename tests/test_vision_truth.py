@@ -13,7 +13,9 @@ import numpy as np
 from minebot.board import Board, Cell, GameState, neighbour_count
 
 
-def logic_problems(board: Board, mines: int | None = None) -> list[str]:
+def logic_problems(board: Board, mines: int | None = None, all_mines_shown: bool = True) -> list[str]:
+    """Every way ``board`` breaks the rules. ``all_mines_shown=False``: a lost board that shows
+    only the mine hit (Simon Tatham's Mines), whose numbers cannot be checked against mines."""
     c = board.cells
     problems: list[str] = []
     num = c <= 8
@@ -24,7 +26,10 @@ def logic_problems(board: Board, mines: int | None = None) -> list[str]:
     unknown = np.isin(c, (Cell.COVERED, Cell.FLAG, Cell.QUESTION, Cell.MINE, Cell.EXPLODED, Cell.WRONG_FLAG))
     for r, col in np.argwhere(num & (c > neighbour_count(unknown))):
         problems.append(f"{r},{col}: {c[r, col]} exceeds its unrevealed neighbours")
-    if board.state == GameState.LOST:
+    if board.state == GameState.LOST and not all_mines_shown:
+        if (c == Cell.EXPLODED).sum() != 1 or np.isin(c, (Cell.MINE, Cell.WRONG_FLAG)).any():
+            problems.append("a lost game that shows only the mine hit shows other mines")
+    elif board.state == GameState.LOST:
         sure = neighbour_count(np.isin(c, (Cell.MINE, Cell.EXPLODED, Cell.FLAG)))
         maybe = neighbour_count(c == Cell.QUESTION)
         for r, col in np.argwhere(num & ((c < sure) | (c > sure + maybe))):

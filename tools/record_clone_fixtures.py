@@ -32,6 +32,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -44,7 +45,7 @@ from minebot.backends.x11.capture import Screen  # noqa: E402
 from minebot.board import CELL_CHARS, Board, Cell, neighbour_count  # noqa: E402
 from minebot.errors import DesktopError  # noqa: E402
 from minebot.games.kmines.profile import LEVELS as KMINES_LEVELS  # noqa: E402
-from minebot.sandbox.clones import KMines, Xdemineur  # noqa: E402
+from minebot.sandbox.clones import KMines, SgtMines, Xdemineur  # noqa: E402
 from minebot.sandbox.xvfb import Xvfb  # noqa: E402
 
 SCREEN = (1280, 1024)
@@ -68,6 +69,7 @@ class Geometry:
     pitch: int
     rows: int
     cols: int
+    inset: int | None = None         # pixels left out of every cell crop (None: pitch // 8)
 
     def centre(self, r: int, c: int) -> tuple[int, int]:
         return self.x0 + c * self.pitch + self.pitch // 2, self.y0 + r * self.pitch + self.pitch // 2
@@ -75,7 +77,7 @@ class Geometry:
     def crop(self, img: np.ndarray, r: int, c: int, inset: int | None = None) -> np.ndarray:
         """The cell's pixels less an inset (KMines' tile edges let the background through)."""
         x, y, p = self.x0 + c * self.pitch, self.y0 + r * self.pitch, self.pitch
-        inset = max(1, p // 8) if inset is None else inset
+        inset = inset if inset is not None else self.inset if self.inset is not None else max(1, p // 8)
         return img[y + inset: y + p - inset, x + inset: x + p - inset].astype(np.int16)
 
     def board_rect(self) -> list[int]:
@@ -131,6 +133,12 @@ class Session:
         self.xdo("mousemove", str(self.window.rect.left + x), str(self.window.rect.top + y),
                  "click", str(button), "mousemove", *map(str, PARK))
 
+    def where(self) -> dict:
+        """The metadata every fixture of this session carries about its window and screen."""
+        rect = self.window.rect
+        return {"window_id": self.xprop(), "screen": list(SCREEN),
+                "window_rect_on_screen": [rect.left, rect.top, rect.width, rect.height]}
+
     def xprop(self) -> str:
         out = subprocess.run(["xprop", "-id", str(self.window.id), "WM_NAME", "_NET_WM_NAME", "WM_CLASS",
                               "_NET_WM_PID"], env=self.env, capture_output=True)
@@ -145,6 +153,8 @@ class Frame:
     img: np.ndarray
     marks: dict                      # (r, c) -> Cell.FLAG / Cell.QUESTION at the time
     state: str = "playing"
+    all_shown: bool = True           # a lost frame shows every mine (Simon Tatham's Mines: only
+                                     # the one hit, until Solve shows the rest)
 
 
 @dataclass
@@ -187,8 +197,18 @@ def connected_from(mask: np.ndarray, start: tuple[int, int]) -> np.ndarray:
 
 def play_to_loss(s: Session, game: Game, rng: random.Random, first: np.ndarray, *,
                  mid_after: float, n_flags: int = 2, n_question: int = 1, lost_settle: float = 0.5,
-                 mid_clicks: int | None = None) -> None:
-    """Click random covered cells until the game is lost; keep fresh/mid/lost frames."""
+                 mid_clicks: int | None = None, hit: Callable[[np.ndarray], bool] | None = None,
+                 reveal: Callable[[], None] | None = None, crowd: bool = False) -> None:
+    """Click random covered cells until the game is lost; keep fresh/mid/lost frames.
+
+    With ``crowd``, the mid-game marks also flag every covered neighbour of the open number
+    that has most of them, so that it sees more flags than it says (unless they are all
+    mines): Simon Tatham's Mines then draws that number on pink.
+
+    A game that shows only the mine hit (Simon Tatham's Mines) is told lost by ``hit`` (the
+    clicked cell's crop shows the exploded mine); its frame then is the "dead" one, and
+    ``reveal`` (its Solve) shows every mine for the "lost" frame, whose changes give the layout
+    as for the other games."""
     g = game.geo
     marks: dict = {}
     game.frames.append(Frame("fresh", first, dict(marks)))
@@ -207,11 +227,14 @@ def play_to_loss(s: Session, game: Game, rng: random.Random, first: np.ndarray, 
         ch = game.changed(prev, now)
         if not ch[cell]:
             raise DesktopError(f"click on {cell} changed nothing")
-        if (ch & ~connected_from(ch, cell)).any():
+        if (ch & ~connected_from(ch, cell)).any() or (hit is not None and hit(g.crop(now, *cell, inset=0))):
             if not mid_done:
                 raise DesktopError("lost before the mid-game frame")
             # cells changed away from the click: the game was lost, all mines are shown
             time.sleep(lost_settle)                   # KMines' "You have lost." popup fades in 4 s
+            if reveal is not None:
+                game.frames.append(Frame("dead", s.grab(), dict(marks), "lost", all_shown=False))
+                reveal()
             final = s.grab()
             again = s.grab(0.5)
             if not same(final.astype(np.int16), again.astype(np.int16)):
@@ -225,7 +248,9 @@ def play_to_loss(s: Session, game: Game, rng: random.Random, first: np.ndarray, 
                         mines[r, c] = not ch[r, c]              # right flags stay, wrong ones change
                     elif cov[r, c] or m == Cell.QUESTION:
                         mines[r, c] = ch[r, c]
-                    elif ch[r, c]:
+                    elif ch[r, c] and not (reveal is not None and over_flagged(g.crop(prev, r, c, inset=0))):
+                        # (a number drawn on pink for too many flags around it turns back to
+                        # its grey when Solve crosses the wrong flags out)
                         raise DesktopError(f"revealed cell {(r, c)} changed at the loss")
             mines[cell] = True
             if int(mines.sum()) != game.mines_total:
@@ -249,10 +274,30 @@ def play_to_loss(s: Session, game: Game, rng: random.Random, first: np.ndarray, 
                     s.click(g, *m, button=3)
                     game.clicks.append({"cell": list(m), "button": "right"})
                 marks[m] = Cell.FLAG if i < n_flags else Cell.QUESTION
+            if crowd:
+                for m in crowded(cov, marks):
+                    s.click(g, *m, button=3)
+                    game.clicks.append({"cell": list(m), "button": "right"})
+                    marks[m] = Cell.FLAG
             prev = s.grab()
             game.frames.append(Frame("mid", prev, dict(marks)))
             mid_done = True
     raise DesktopError("no loss after 400 clicks")
+
+
+def crowded(cov: np.ndarray, marks: dict) -> list[tuple[int, int]]:
+    """The unmarked covered neighbours of the open cell that has most of them (at least 2)."""
+    rows, cols = cov.shape
+    free = cov.copy()
+    for m in marks:
+        free[m] = False
+    around = neighbour_count(free)
+    around[cov] = 0
+    r, c = np.unravel_index(int(np.argmax(around)), around.shape)
+    if around[r, c] < 2:
+        return []
+    return [(rr, cc) for rr in range(max(r - 1, 0), min(r + 2, rows))
+            for cc in range(max(c - 1, 0), min(c + 2, cols)) if free[rr, cc]]
 
 
 def truth_boards(game: Game) -> dict[str, Board]:
@@ -266,7 +311,16 @@ def truth_boards(game: Game) -> dict[str, Board]:
             line = ""
             for c in range(g.cols):
                 m = fr.marks.get((r, c))
-                if fr.state == "lost":
+                if fr.state == "lost" and not fr.all_shown:
+                    if (r, c) == game.exploded:
+                        line += "X"
+                    elif m is not None:
+                        line += "F" if m == Cell.FLAG else "?"
+                    elif cov[r, c]:
+                        line += "-"
+                    else:
+                        line += str(int(counts[r, c]))
+                elif fr.state == "lost":
                     if (r, c) == game.exploded:
                         line += "X"
                     elif m == Cell.FLAG:
@@ -333,8 +387,9 @@ def write_game(out: Path, stem: str, game: Game, meta: dict, only: tuple[str, ..
     from test_vision_truth import logic_problems
     boards = truth_boards(game)
     problems = check_looks(game, boards)
+    shown = {fr.name: fr.all_shown for fr in game.frames}
     for name, b in boards.items():
-        problems += [f"{name}: {p}" for p in logic_problems(b, game.mines_total)]
+        problems += [f"{name}: {p}" for p in logic_problems(b, game.mines_total, shown[name])]
     if problems:
         raise DesktopError("truth check failed: " + "; ".join(problems[:8]))
     out.mkdir(parents=True, exist_ok=True)
@@ -350,7 +405,11 @@ def write_game(out: Path, stem: str, game: Game, meta: dict, only: tuple[str, ..
                  first_cell_origin=[game.geo.x0, game.geo.y0], cell_pitch=game.geo.pitch,
                  rows=game.geo.rows, cols=game.geo.cols, mines=game.mines_total,
                  marks={f"{r},{c}": ("F" if v == Cell.FLAG else "?") for (r, c), v in sorted(fr.marks.items())},
+                 mines_shown="all" if fr.all_shown or fr.state != "lost" else "the mine hit only",
                  truth=("lost game: the frame shows every mine; numbers are mine counts of that layout"
+                        if fr.state == "lost" and fr.all_shown else
+                        "lost game showing only the mine hit: the same game's frame after Solve "
+                        "shows every mine; numbers are the mine counts of that layout"
                         if fr.state == "lost" else
                         "the same game's lost frame shows every mine; revealed cells never change, so each "
                         "number here is the mine count around it in that layout"),
@@ -384,11 +443,7 @@ def record_xdemineur(out: Path, rng: random.Random, cols: int = 30, rows: int = 
             try:
                 play_to_loss(s, game, rng, first, mid_after=mid_after, mid_clicks=mid_clicks)
                 meta = {"game": f"xdemineur {version_of('xdemineur')}", "theme": "built-in",
-                        "argv": s.game.argv()[1:], "window_id": s.xprop(),
-                        "screen": list(SCREEN),
-                        "window_rect_on_screen": [s.window.rect.left, s.window.rect.top,
-                                                  s.window.rect.width, s.window.rect.height],
-                        "clicks": game.clicks}
+                        "argv": s.game.argv()[1:], **s.where(), "clicks": game.clicks}
                 return write_game(out, stem or f"xdemineur-{cols}x{rows}-{mines}", game, meta)
             except DesktopError as exc:
                 print(f"xdemineur attempt {attempt + 1}: {exc}", flush=True)
@@ -438,6 +493,12 @@ def record_xdemineur_won(out: Path, cols: int = 12, rows: int = 8, mines: int = 
     raise DesktopError(f"xdemineur: no opening left exactly {mines} cells covered in {attempts} games")
 
 
+def set_won(game: Game, image: np.ndarray, flags: np.ndarray) -> None:
+    """The game's one frame is ``image``, won, and its mines are the ``flags`` it shows."""
+    game.mines = flags
+    game.frames = [Frame("won", image, {tuple(x): Cell.FLAG for x in np.argwhere(flags)}, "won")]
+
+
 def won_board(game: Game) -> Board:
     g, mines = game.geo, game.mines
     counts = neighbour_count(mines)
@@ -467,10 +528,7 @@ def save_won(game, image: np.ndarray, mines: int, out: Path, name: str, session,
     out.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(out / f"{name}.png"), image, [cv2.IMWRITE_PNG_COMPRESSION, 9])
     board.save(out / f"{name}.board")
-    rect = session.window.rect
-    meta = {**meta, "window_id": session.xprop(), "screen": list(SCREEN),
-            "window_rect_on_screen": [rect.left, rect.top, rect.width, rect.height],
-            "phase": "won", "state": "won", "window": [int(image.shape[1]), int(image.shape[0])],
+    meta = {**meta, **session.where(), "phase": "won", "state": "won", "window": [int(image.shape[1]), int(image.shape[0])],
             "crop": "window", "board_rect_in_image": geo.board_rect(),
             "first_cell_origin": [geo.x0, geo.y0], "cell_pitch": geo.pitch,
             "rows": board.rows, "cols": board.cols, "mines": mines, "clicks": game.clicks,
@@ -482,8 +540,8 @@ MEASURED: dict[tuple[int, int, int, int], Geometry] = {}
 """KMines geometry measured per (rows, cols, window width, window height)."""
 
 
-def measure_kmines(s: Session, rows: int, cols: int) -> tuple[Geometry, np.ndarray]:
-    """Press the left button at the window centre (the board is centred in the view): the
+def measure_by_press(s: Session, rows: int, cols: int, inset: int | None = None) -> tuple[Geometry, np.ndarray]:
+    """(KMines, Simon Tatham's Mines) Press the left button at the window centre (the board is centred in the view): the
     pressed look fills exactly one cell, which gives the pitch; covered tiles repeat at that
     pitch to the board's edges. Release off the board, which undoes the press."""
     before = s.grab(0.3)
@@ -501,7 +559,7 @@ def measure_kmines(s: Session, rows: int, cols: int) -> tuple[Geometry, np.ndarr
     geo = None
     if abs((x2 - x1) - (y2 - y1)) <= 1 and x2 - x1 >= 8:
         pitch = int(max(x2 - x1, y2 - y1)) + 1
-        k = max(1, pitch // 8)
+        k = max(1, pitch // 8) if inset is None else inset
         tile = before[y1 + k: y1 + pitch - k, x1 + k: x1 + pitch - k].astype(np.int16)
 
         def is_tile(x, y):
@@ -512,7 +570,7 @@ def measure_kmines(s: Session, rows: int, cols: int) -> tuple[Geometry, np.ndarr
             left -= pitch
         while is_tile(x1, top - pitch):
             top -= pitch
-        geo = Geometry(int(left), int(top), pitch, rows, cols)
+        geo = Geometry(int(left), int(top), pitch, rows, cols, inset)
         n_c = sum(is_tile(left + k_ * pitch, top) for k_ in range(cols + 1))
         n_r = sum(is_tile(left, top + k_ * pitch) for k_ in range(rows + 1))
         if (n_c, n_r) == (cols, rows):
@@ -547,7 +605,7 @@ def record_kmines(out: Path, rng: random.Random, theme: str, level: str, window:
         with Session(lambda d: KMines(d, theme=theme, window=window, **options)) as s:
             kminesrc = s.game.kminesrc().splitlines()
             time.sleep(1.0)
-            geo, covered = measure_kmines(s, rows, cols)
+            geo, covered = measure_by_press(s, rows, cols)
             first = s.grab(0.3)
             game = Game(geo, mines, covered)
             if not game.looks_covered(first).all():
@@ -560,11 +618,7 @@ def record_kmines(out: Path, rng: random.Random, theme: str, level: str, window:
                 if others:
                     raise DesktopError(f"other windows open after the loss: {[o.title for o in others]}")
                 meta = {"game": f"kmines {version_of('kmines')}", "theme": theme, "level": level,
-                        "kminesrc": kminesrc,
-                        "window_id": s.xprop(), "screen": list(SCREEN),
-                        "window_rect_on_screen": [s.window.rect.left, s.window.rect.top,
-                                                  s.window.rect.width, s.window.rect.height],
-                        "clicks": game.clicks}
+                        "kminesrc": kminesrc, **s.where(), "clicks": game.clicks}
                 w = s.window.rect
                 return write_game(out, f"{theme}-{cols}x{rows}-{w.width}x{w.height}", game, meta, only)
             except DesktopError as exc:
@@ -584,7 +638,7 @@ def record_kmines_won(out: Path, theme: str = "classic", window: tuple[int, int]
         with Session(lambda d: KMines(d, theme=theme, window=window, custom=size)) as s:
             kminesrc = s.game.kminesrc().splitlines()
             time.sleep(1.0)
-            geo, covered = measure_kmines(s, rows, cols)
+            geo, covered = measure_by_press(s, rows, cols)
             game = Game(geo, mines, covered)
             s.click(geo, 0, 0, button=3)
             flagged = s.grab()
@@ -613,8 +667,7 @@ def record_kmines_won(out: Path, theme: str = "classic", window: tuple[int, int]
                 print(f"kmines won attempt {attempt + 1}: not won by the first click ({int(is_flag.sum())} flag looks, "
                       f"{int(game.looks_covered(won).sum())} covered)", flush=True)
                 continue
-            game.mines = is_flag
-            game.frames = [Frame("won", won, {tuple(x): Cell.FLAG for x in np.argwhere(is_flag)}, "won")]
+            set_won(game, won, is_flag)
             name = f"{theme}-{cols}x{rows}-{window[0]}x{window[1]}-{mines}-won"
             save_won(game, won, mines, out, name, s, geo, {
                 "game": f"kmines {version_of('kmines')}", "theme": theme, "level": "Custom",
@@ -626,6 +679,125 @@ def record_kmines_won(out: Path, theme: str = "classic", window: tuple[int, int]
             print(f"wrote {out / name}.png (attempt {attempt + 1})", flush=True)
             return [name]
     raise DesktopError(f"kmines: the first click did not win in {attempts} games")
+
+
+# -- Simon Tatham's Mines -----------------------------------------------------------------------
+
+SGT_MENU = (25, 12)
+"""Window coordinates of the "Game" menu's title (GTK 3 menu bar at the window's top left)."""
+
+
+def exploded(crop: np.ndarray) -> bool:
+    """Simon Tatham's Mines draws the mine hit on pure red (mines.c COL_BANG): most of the
+    cell's pixels are #ff0000."""
+    red = (crop[..., 2] == 255) & (crop[..., 1] == 0) & (crop[..., 0] == 0)
+    return bool(red.mean() > 0.3)
+
+
+def over_flagged(crop: np.ndarray) -> bool:
+    """Simon Tatham's Mines draws a number with more flags around it than it says on pink
+    (mines.c COL_WRONGNUMBER, #ff9999): most of the cell's pixels are that colour."""
+    pink = (crop[..., 2] == 255) & (crop[..., 1] == 153) & (crop[..., 0] == 153)
+    return bool(pink.mean() > 0.3)
+
+
+def sgt_solve(s: Session) -> None:
+    """Game > Solve (no key does it): after a death it shows every mine, crosses out wrong
+    flags and keeps the mine hit (mines.c execute_move "S"). The menu is opened with a click
+    on its title; Up twice from nothing selected reaches Solve over Exit."""
+    w = s.window.rect
+    s.xdo("mousemove", str(w.left + SGT_MENU[0]), str(w.top + SGT_MENU[1]), "click", "1")
+    time.sleep(0.4)
+    s.xdo("key", "Up", "Up", "Return")
+    s.xdo("mousemove", *map(str, PARK))
+    time.sleep(0.5)
+
+
+def record_sgt(out: Path, rng: random.Random, cols: int, rows: int, mines: int,
+               window: tuple[int, int], only: tuple[str, ...] | None = None,
+               mid_clicks: int | None = 3, crowd: bool = False) -> list[str]:
+    """One game of Simon Tatham's Mines at ``window`` (its tiles follow the window), played
+    with random clicks until it is lost; the "dead" frame shows only the mine hit, "lost" is the
+    same board after Solve (every mine)."""
+    for attempt in range(8):
+        with Session(lambda d: SgtMines(d, cols=cols, rows=rows, mines=mines, window=window)) as s:
+            # whole tiles: inside its 1/10-tile bevel a covered tile is the window's own grey
+            geo, covered = measure_by_press(s, rows, cols, inset=0)
+            first = s.grab(0.3)
+            game = Game(geo, mines, covered)
+            if not game.looks_covered(first).all():
+                raise DesktopError("the fresh board is not all covered tiles at the measured geometry")
+            try:
+                play_to_loss(s, game, rng, first, mid_after=0.3, mid_clicks=mid_clicks, n_question=0,
+                             lost_settle=0.8, hit=exploded, reveal=lambda: sgt_solve(s), crowd=crowd)
+                meta = {"game": f"sgt-mines {version_of('sgt-puzzles')}", "theme": "built-in",
+                        "argv": s.game.argv()[1:], **s.where(), "clicks": game.clicks}
+                w = s.window.rect
+                stem = f"sgt-{cols}x{rows}-{mines}-{w.width}x{w.height}" + ("-crowded" if crowd else "")
+                return write_game(out, stem, game, meta, only)
+            except DesktopError as exc:
+                print(f"sgt-mines attempt {attempt + 1}: {exc}", flush=True)
+    raise DesktopError("sgt-mines: no good game in 8 attempts")
+
+
+def record_sgt_solved(out: Path, cols: int, rows: int, mines: int, window: tuple[int, int]) -> list[str]:
+    """A won-looking Simon Tatham's board: the first click in the middle, then Game > Solve,
+    which, while the player is alive, opens every safe cell and flags every mine (mines.c
+    execute_move "S"; the status bar says "Auto-solved." instead of "COMPLETED!", the board is
+    drawn as a win's). Truth: the flagged cells (the flag look is learnt first, by flagging and
+    unflagging a cell) are the mines, as many as the game has; every other cell is open."""
+    with Session(lambda d: SgtMines(d, cols=cols, rows=rows, mines=mines, window=window)) as s:
+        geo, covered = measure_by_press(s, rows, cols, inset=0)
+        game = Game(geo, mines, covered)
+        s.click(geo, 0, 0, button=3)
+        flag_look = geo.crop(s.grab(), 0, 0)
+        s.click(geo, 0, 0, button=3)
+        if not game.looks_covered(s.grab()).all():
+            raise DesktopError("unflagging did not give a fresh board")
+        mid = (rows // 2, cols // 2)
+        s.click(geo, *mid)
+        game.clicks.append({"cell": list(mid), "button": "left"})
+        sgt_solve(s)
+        solved = s.grab(0.5)
+        is_flag = np.array([[same(geo.crop(solved, r, c), flag_look) for c in range(cols)]
+                            for r in range(rows)])
+        if int(is_flag.sum()) != mines or game.looks_covered(solved).any():
+            raise DesktopError(f"Solve left {int(is_flag.sum())} flags and "
+                               f"{int(game.looks_covered(solved).sum())} covered cells")
+        set_won(game, solved, is_flag)
+        w = s.window.rect
+        name = f"sgt-{cols}x{rows}-{mines}-{w.width}x{w.height}-solved-won"
+        save_won(game, solved, mines, out, name, s, geo, {
+            "game": f"sgt-mines {version_of('sgt-puzzles')}", "theme": "built-in",
+            "argv": s.game.argv()[1:],
+            "truth": "first click, then Game > Solve: every mine flagged (the flag look learnt on the "
+                     "same board), as many as the game has, every other cell open; numbers are the "
+                     "mine counts of that layout",
+            "truth_checks": ["logic_problems", "flag look learnt on the same board"]})
+        print(f"wrote {out / name}.png", flush=True)
+        return [name]
+
+
+SGT_SERIES = [(9, 9, 10, (240, 302)), (16, 16, 40, (560, 620)), (30, 16, 99, (900, 640)),
+              (9, 9, 10, (500, 560))]
+"""Simon Tatham's Mines, taught (``--only sgt``): the three usual boards, at the game's own size
+(20 px tiles) and larger windows."""
+
+SGT_MORE = [(16, 16, 40, (400, 470)), (30, 16, 99, (1200, 700)), (9, 9, 10, (360, 420))]
+"""Simon Tatham's Mines never taught (``--only sgt --more``): other tile sizes."""
+
+
+def sgt_window(cols: int, rows: int, tile: int) -> tuple[int, int]:
+    """The window that gives ``tile`` px tiles: the drawing area is the board and a border of
+    1.5 tiles all round (mines.c BORDER), under a menu bar and over a status bar that take 62 px
+    with Debian's default GTK 3 theme (measured: 240x302 for 9x9 at the game's own 20 px)."""
+    return (cols + 3) * tile, (rows + 3) * tile + 62
+
+
+SGT_SIZES = ([(9, 9, 10, sgt_window(9, 9, t)) for t in (16, 18, 23, 25, 31, 36, 45, 50)]
+             + [(9, 9, 30, sgt_window(9, 9, t)) for t in (24, 38)])
+"""Simon Tatham's Mines, taught too (``--only sgt --sizes``): its mines, flags and bevels are
+drawn in whole pixels, so their looks change with the tile size; 9x9/30 shows 5-8."""
 
 
 MORE_SERIES = [("classic", "Hard", (1200, 700)), ("classic", "Easy", (480, 400)),
@@ -643,7 +815,7 @@ SIZES_SERIES = [("classic", "Easy", (420, 360)), ("classic", "Easy", (560, 440))
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, default=ROOT / "fixtures")
-    ap.add_argument("--only", choices=("xdemineur", "kmines"))
+    ap.add_argument("--only", choices=("xdemineur", "kmines", "sgt"))
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--more", action="store_true",
                     help="record the second series instead: other board and window sizes (the "
@@ -653,6 +825,14 @@ def main(argv: list[str] | None = None) -> int:
                          "with the cell size; the shipped sets are taught from these too)")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
+    if args.only == "sgt":
+        series = SGT_MORE if args.more else SGT_SIZES if args.sizes else SGT_SERIES
+        for cols, rows, mines, window in series[:3]:
+            record_sgt_solved(args.out / "sgt-mines", cols, rows, mines, window)
+        for cols, rows, mines, window in series:
+            record_sgt(args.out / "sgt-mines", rng, cols, rows, mines, window,
+                       mid_clicks=1 if mines * 4 > cols * rows else 3)
+        return 0
     if args.sizes or args.more:
         if args.more and args.only in (None, "xdemineur"):
             record_xdemineur(args.out / "xdemineur", rng, cols=16, rows=16, mines=40)

@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import dataclass
 from typing import Callable, Generator, Iterable
 
 from ..errors import BadInputError, interrupt_exit_code
@@ -36,7 +37,8 @@ def register(sub) -> None:
                    help="first-click rule set (default zero)")
     p.add_argument("--game", default=None, metavar="NAME",
                    help="play by the rules of this game: gnome-mines, kmines (zero), xdemineur "
-                        "(preopened, and a win needs every mine flagged); overrides --rules")
+                        "(preopened, and a win needs every mine flagged), sgt-mines (zero, and "
+                        "only boards solvable without guessing, as --no-guess); overrides --rules")
     p.add_argument("--first", default=None, metavar="ROW,COL",
                    help="first click (default: the solver's choice for the rule set)")
     p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
@@ -243,16 +245,31 @@ def _progress(done: int, total: int, wins: int, start: float) -> None:
     sys.stderr.flush()
 
 
-def game_rules(name: str) -> tuple[str, bool]:
-    """(rule set, flags_to_win) of a game, from its profile and its ``GameUI``."""
+@dataclass(frozen=True)
+class GameRules:
+    """How a game deals and ends its boards, as the engine must play them: the rule set (where
+    mines may lie), whether a win needs every mine flagged (xdemineur), and whether it only
+    deals boards logic alone solves from the first opening (Simon Tatham's Mines)."""
+
+    rules: Rules
+    flags_to_win: bool = False
+    no_guess: bool = False
+
+
+def game_rules(name: str) -> GameRules:
+    """The ``GameRules`` of a game, from its profile and its ``GameUI``."""
     ui = ui_for(name)
-    return ui.rules, ui.flags_to_win
+    return GameRules(ui.rules, ui.flags_to_win, ui.profile.no_guess)
 
 
 def run(args) -> int:
     flags_to_win = False
     if getattr(args, "game", None):
-        args.rules, flags_to_win = game_rules(args.game)
+        played = game_rules(args.game)
+        args.rules, flags_to_win = played.rules, played.flags_to_win
+        # a no-guess game is benchmarked on no-guess boards: the engine draws boards by the rule
+        # set and keeps those its own certain moves solve from the first click (--no-guess)
+        args.no_guess = args.no_guess or played.no_guess
     tasks = _tasks(args)
     if flags_to_win:
         tasks = [task + (True,) for task in tasks]

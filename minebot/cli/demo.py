@@ -137,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"demo: private GNOME Mines ({args.theme}, window {window[0]}x{window[1]})",
                       flush=True)
             solver = Solver(**solver_settings)
+            previous = None     # the clone of the level before
             try:
                 for level, count in (("beginner", args.beginner), ("expert", args.expert)):
                     if not count:
@@ -145,8 +146,12 @@ def run(args: argparse.Namespace) -> int:
                     # where its window cannot be recognised)
                     options: dict = {"level": level, "ui": ui_for(args.game)}
                     if args.game != "gnome-mines":
-                        # the clones' board size is chosen when they start: one copy per level
-                        clone = demo_clone(args.game, level, display, window)
+                        # the clones' board size is chosen when they start: one copy per level,
+                        # the last one's window gone first (with no window manager a new window
+                        # shows the old one's pixels until it has drawn itself)
+                        if previous is not None:
+                            previous.stop()
+                        clone = previous = demo_clone(args.game, level, display, window)
                         stack.enter_context(clone)   # started, and stopped with the demo
                         print(f"demo: private {args.game} ({level}: {describe_board(clone)})", flush=True)
                         options = {"ui": options["ui"], "mines": clone.board[2]}

@@ -29,7 +29,8 @@ class EngineGame(Game):
 
     With ``layout`` the mines are fixed (its ``first`` becomes the suggested first click);
     otherwise mines are drawn uniformly over the cells the rule set allows, at the first open
-    (``zero``/``safe``) or at the start (``preopened``, which then opens a random zero cell).
+    (``zero``/``safe``; ``unprotected`` allows every cell, which is the same as drawing them at
+    the start) or at the start (``preopened``, which then opens a random zero cell).
     ``flags_to_win``: the game is won only once every safe cell is open *and* every mine is
     flagged (xdemineur); otherwise opening the last safe cell wins and flags every mine.
     """

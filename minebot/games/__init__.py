@@ -11,10 +11,11 @@ from ..errors import BadInputError
 from .gnome_mines import profile as gnome_mines
 from .kmines import profile as kmines
 from .profile import CounterKind, GameProfile, GridGeometry, GridKind, WindowMatch
+from .sgt_mines import profile as sgt_mines
 from .xdemineur import profile as xdemineur
 
 PROFILES: dict[str, GameProfile] = {p.name: p for p in (gnome_mines.PROFILE, xdemineur.PROFILE,
-                                                        kmines.PROFILE)}
+                                                        kmines.PROFILE, sgt_mines.PROFILE)}
 DEFAULT = gnome_mines.PROFILE.name
 
 NAMES = tuple(PROFILES)

@@ -17,9 +17,11 @@ from ..game.ui import GameUI
 from . import PROFILES, GameProfile, get
 from .gnome_mines.ui import GnomeMinesUI
 from .kmines.ui import KMinesUI
+from .sgt_mines.ui import SgtMinesUI
 from .xdemineur.ui import XdemineurUI
 
-UIS: dict[str, type[GameUI]] = {ui.game: ui for ui in (GnomeMinesUI, XdemineurUI, KMinesUI)}
+UIS: dict[str, type[GameUI]] = {ui.game: ui for ui in (GnomeMinesUI, XdemineurUI, KMinesUI,
+                                                         SgtMinesUI)}
 """Every game minebot can play live: its profile's name -> its ``GameUI`` class."""
 
 

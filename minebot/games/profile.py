@@ -61,7 +61,7 @@ class GridKind(Enum):
     LINES = "lines"
     """Cells of a fixed size separated by thin dark lines (xdemineur: 20 px cells, 1 px lines)."""
     BEVELLED = "bevelled"
-    """Touching cells, each with its own raised bevel, scaled to the window (KMines)."""
+    """Touching cells, each with its own raised bevel, scaled to the window (KMines, Simon Tatham's Mines)."""
 
 
 @dataclass(frozen=True)
@@ -90,7 +90,8 @@ class CounterKind(Enum):
     SEVEN_SEGMENT_LEFT = "seven-segment-left"
     """xdemineur: a red 7-segment display of mines minus flags above the board's left side."""
     STATUS_BAR = "status-bar"
-    """KMines: "Mines: F/T" text in the status bar (F = flags placed, T = total)."""
+    """A status bar under the board that shows "F/T" or "F / T" after a word (F = flags
+    placed, T = total): KMines' "Mines: 2/10", Simon Tatham's Mines' "Marked: 2 / 10"."""
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,9 @@ class GameProfile:
 
     ``templates``: the shipped template sets made for this game, the default look first;
     ``rules``: a rule set of ``minebot.rules.Rules`` (where mines may go relative to the
-    first click). How to start a new game and see a win or a loss is the game's ``GameUI``
+    first click); ``no_guess``: the game only deals boards that logic alone solves from the
+    first opening (Simon Tatham's Mines), so ``bench --game`` plays such boards. How to start
+    a new game and see a win or a loss is the game's ``GameUI``
     (``minebot.games.interfaces.UIS``), kept apart so that a profile stays data that the
     reader, the calibration and the engine use without the live side.
     """
@@ -111,6 +114,7 @@ class GameProfile:
     templates: tuple[str, ...]
     rules: Rules
     counter: CounterKind
+    no_guess: bool = False
 
     def __str__(self) -> str:
         return self.name

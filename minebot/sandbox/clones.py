@@ -1,4 +1,4 @@
-"""Private copies of the other Minesweeper clones: xdemineur and KMines.
+"""Private copies of the other Minesweeper clones: xdemineur, KMines and Simon Tatham's Mines.
 
 Why private, as for GNOME Mines (``sandbox.mines``): a test, demo or benchmark must neither read
 nor change anything of the user's, and must end exactly the processes it started. Each game
@@ -21,6 +21,7 @@ from .session import NO_SERVICES_BUS
 
 XDEMINEUR = "/usr/games/xdemineur"
 KMINES = "/usr/games/kmines"
+SGT_MINES = "/usr/games/sgt-mines"
 
 KMINES_THEMES = ("classic", "default", "green", "graveyard-mayhem")
 """The themes Debian's kmines 22.12 ships (``/usr/share/kmines/themes``)."""
@@ -113,29 +114,77 @@ class KMines(PrivateGame):
         return ["dbus-run-session", f"--config-file={self.home / 'dbus.conf'}", "--", self.exe]
 
     def after_start(self) -> None:
-        if self.window_size is not None:
-            assert self.window is not None
-            self.x11.move_resize(self.window.id, None, None, *self.window_size)
-            deadline = time.monotonic() + 5.0
-            while time.monotonic() < deadline:
-                info = self.refresh()
-                if (info.rect.width, info.rect.height) == tuple(self.window_size):
-                    break
-                time.sleep(0.05)
+        resize_window(self, self.window_size)
         time.sleep(0.5)   # the scene is laid out again after the first show / the resize
+
+
+def resize_window(game: PrivateGame, size: tuple[int, int] | None) -> None:
+    """Give the game's window ``size`` (a game that scales its board to the window) and wait
+    until the window has it; None leaves the game's own size."""
+    if size is None:
+        return
+    assert game.window is not None
+    game.x11.move_resize(game.window.id, None, None, *size)
+    deadline = time.monotonic() + 5.0
+    while time.monotonic() < deadline:
+        info = game.refresh()
+        if (info.rect.width, info.rect.height) == tuple(size):
+            break
+        time.sleep(0.05)
+
+
+class SgtMines(PrivateGame):
+    """``with SgtMines(xvfb, cols=30, rows=16, mines=99, window=(900, 640)) as g:``
+
+    The board is the game's argument (``sgt-mines 30x16n99``; ``unique=False`` adds the ``a``
+    that turns "Ensure solubility" off); ``window`` the window size (default: the game's own,
+    20 px tiles), the tiles following it. Its home is private, so it reads no saved settings
+    of the user's (sgt-puzzles keeps them under ``XDG_CONFIG_HOME``).
+    """
+
+    profile = "sgt-mines"
+    exe = SGT_MINES
+    package = "sgt-puzzles"
+
+    def __init__(self, display, cols: int = 9, rows: int = 9, mines: int = 10,
+                 window: tuple[int, int] | None = None, unique: bool = True, **kw) -> None:
+        if cols < 3 or rows < 3 or cols * rows <= 9 or not 1 <= mines <= cols * rows - 9:
+            raise DesktopError(f"Simon Tatham's Mines board {cols}x{rows}/{mines}: at least 3x3 "
+                               "and 10 cells, 1 mine up to cells - 9")
+        super().__init__(display, **kw)
+        self.cols, self.rows, self.mines = cols, rows, mines
+        self.window_size, self.unique = window, unique
+
+    @property
+    def board(self) -> tuple[int, int, int]:
+        """(rows, cols, mines) of the games it plays."""
+        return self.rows, self.cols, self.mines
+
+    def argv(self) -> list[str]:
+        return [self.exe, f"{self.cols}x{self.rows}n{self.mines}" + ("" if self.unique else "a")]
+
+    def after_start(self) -> None:
+        resize_window(self, self.window_size)
+        time.sleep(0.3)   # the board is drawn again at the new tile size
 
 
 DEMO_BOARDS: dict[str, dict[str, dict[str, Any]]] = {
     "xdemineur": {"beginner": {"cols": 16, "rows": 16, "mines": 40},
                   "expert": {"cols": 30, "rows": 16, "mines": 99}},
     "kmines": {"beginner": {"level": "easy"}, "expert": {"level": "hard"}},
+    "sgt-mines": {"beginner": {"cols": 9, "rows": 9, "mines": 10},
+                  "expert": {"cols": 30, "rows": 16, "mines": 99}},
 }
 """What ``minebot demo --beginner``/``--expert`` play in each clone (launcher options)."""
 
 
-def demo_clone(game: str, level: str, display, window: tuple[int, int]) -> "Xdemineur | KMines":
-    """A private xdemineur or KMines (not started) for ``level`` of the demo."""
+def demo_clone(game: str, level: str, display, window: tuple[int, int]
+               ) -> "Xdemineur | KMines | SgtMines":
+    """A private xdemineur, KMines or Simon Tatham's Mines (not started) for ``level`` of the
+    demo."""
     options = DEMO_BOARDS[game][level]
     if game == "xdemineur":
         return Xdemineur(display, **options)
+    if game == "sgt-mines":
+        return SgtMines(display, window=window, **options)
     return KMines(display, theme="classic", window=window, **options)

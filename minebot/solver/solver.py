@@ -34,7 +34,9 @@ def default_first_click(rows: int, cols: int, rules: str | None) -> Coord | None
 
     With ``zero`` the first cell opens an area, and a cell a few steps in from a corner opens
     a large one next to two edges; with ``safe`` only the cell itself is spared, and a corner
-    has the best chance of being a zero. ``preopened`` boards start with an opening.
+    has the best chance of being a zero, and so with ``unprotected``, where the first click is a
+    guess like any other (every cell a mine with the same chance). ``preopened`` boards start
+    with an opening.
     """
     if rules == Rules.PREOPENED:
         return None

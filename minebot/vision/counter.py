@@ -128,12 +128,13 @@ character is clearly ahead of every other character (``STATUS_MARGIN``)."""
 STATUS_MARGIN = 0.03
 
 _FLAGS_OF_TOTAL = re.compile(r"(?<![\d/])(\d{1,4})/(\d{1,4})(?![\d/])")
+_SPACED_SLASH = re.compile(r"(?<=\d) ?/ ?(?=\d)")
 
 
 def find_status_counter(frame: np.ndarray, board_px: tuple[int, int, int, int],
                         below: int = 160) -> tuple[int, int] | None:
     """(flags, total) from a status bar under the board that shows "...: F/T" (KMines' "Mines:
-    2/10"), or None.
+    2/10") or "...: F / T" (Simon Tatham's Mines' "Marked: 2 / 10"), or None.
 
     The bar's words are in the desktop's font; only the digits and the slash are read (the
     other glyphs are unknown, not errors), from the same multi-font bank as GNOME Mines'
@@ -159,7 +160,8 @@ def find_status_counter(frame: np.ndarray, board_px: tuple[int, int, int, int],
             others = d[np.array([c != chars[i] for c in chars])]
             sure = d[i] <= STATUS_GLYPH_DISTANCE and (others.size == 0 or others.min() >= d[i] + STATUS_MARGIN)
             text.append(chars[i] if sure else "?")
-        for word in "".join(text).split():
+        # "2 / 10" (Simon Tatham's Mines) is read as "2/10" (KMines)
+        for word in _SPACED_SLASH.sub("/", "".join(text)).split():
             m = _FLAGS_OF_TOTAL.fullmatch(word)
             if m:
                 return int(m.group(1)), int(m.group(2))

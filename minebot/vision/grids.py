@@ -79,17 +79,18 @@ def align(frame: np.ndarray, grid: Grid, cost: Callable[[Grid], float], reach: i
 
     Where exactly a boundary of touching cells lies (which edge of a bevel or of a 1 px line)
     is a matter of convention; the looks a set was cut with fix it. ``cost`` is e.g. the mean
-    distance of every cell to its best template.
+    distance of every cell to its best template. Both offsets are tried together: they are not
+    independent (Simon Tatham's Mines' open cells have a line on their top and left only, so a
+    lattice one pixel low fits best one pixel right of its place, and one axis searched after
+    the other stays there).
     """
     best, best_cost = grid, cost(grid)
     h, w = grid.frame_shape
-    # one axis after the other: the two offsets are independent (columns vs rows of pixels)
-    for axis in (0, 1):
-        start = best
-        for step in range(-reach, reach + 1):
-            if step == 0:
+    for dx in range(-reach, reach + 1):
+        for dy in range(-reach, reach + 1):
+            if dx == 0 and dy == 0:
                 continue
-            moved = start.shifted(step, 0) if axis == 0 else start.shifted(0, step)
+            moved = grid.shifted(dx, dy)
             left, top, right, bottom = moved.board_px
             if left < 1 or top < 1 or right > w - 1 or bottom > h - 1:
                 continue

@@ -42,8 +42,12 @@ STATUS_BELOW = 160
 """Pixels under the board searched for a status bar's counter (KMines)."""
 
 UNREAD_SHARE = 4
-"""A game whose looks leave fewer than 1 in this many cells unmatched is taken at once: the
-others are tried only when most cells match nothing (another game's board)."""
+"""A game whose looks leave fewer than 1 in this many cells unmatched reads the board; among
+those, the closest fit is the game shown (``_evidence``)."""
+
+SURE_FIT = 5.0
+"""Mean distance under which a game whose looks read every cell is taken at once, the other
+games not tried: only a game's own looks fit that closely (others' read 13 and more)."""
 
 MIN_GAP = 2.0
 MIN_RATIO = 1.25
@@ -318,8 +322,9 @@ class Reader:
         """The grid of ``frame`` (cached while it still fits), and with it the game shown.
 
         Each game this reader may read is tried in turn, its board found as that game draws
-        it; the first whose looks read all but a few cells wins (GNOME Mines first, so its
-        frames cost one locate), else the one that reads most cells. Once a frame was read,
+        it; the first whose looks read every cell as closely as only its own do wins at once
+        (GNOME Mines first, so its frames cost one locate), else the one with the best
+        evidence (``_evidence``: reads nearly every cell, then the closest). Once a frame was read,
         the game read is tried first and alone while its looks read every cell; when it
         finds no board, or one with cells its looks do not read, the other games are tried
         once on this frame and the best read wins (a first detection can be wrong, and the
@@ -342,7 +347,7 @@ class Reader:
             if best is None or best.score[0] > 0:
                 others = self._detect(frame, tuple(p for p in self._games if p is not known),
                                       shared)
-                if others is not None and (best is None or others.score < best.score):
+                if others is not None and (best is None or _evidence(others) < _evidence(best)):
                     best = others
         if best is None:
             state = screen_state(frame, self._covered_colours())
@@ -379,11 +384,10 @@ class Reader:
                 found = self._fit(frame, grid, profile)
             except BadInputError:
                 continue
-            if best is None or found.score < best.score:
+            if best is None or _evidence(found) < _evidence(best):
                 best = found
-            if found.score[0] * UNREAD_SHARE <= found.grid.rows * found.grid.cols:
-                break   # this game's looks read (nearly) every cell: a hovered or changing
-                        # cell is that game's business, not a sign of another game
+            if found.score[0] == 0 and found.score[1] <= SURE_FIT:
+                break   # every cell read, as closely as only the game's own looks read them
         return best
 
     def _by_looks(self, frame: np.ndarray, profile: GameProfile) -> Grid | None:
@@ -488,15 +492,17 @@ class Reader:
         return value
 
     def _status_counter(self, frame: np.ndarray, grid: Grid) -> tuple[int, int] | None:
-        """KMines' "Mines: F/T" under the board, re-read only when the strip under the board
-        changed."""
+        """The status bar's "F/T" under the board (KMines' "Mines: F/T", Simon Tatham's Mines'
+        "Marked: F / T"), re-read only when the strip under the board changed."""
         left, top, right, bottom = grid.board_px
-        strip = frame[bottom:min(frame.shape[0], bottom + STATUS_BELOW)]
+        # the bar sits under a border that grows with the cells (1.5 cells in Simon Tatham's Mines)
+        below = max(STATUS_BELOW, 2 * int(np.median(grid.x1 - grid.x0)) + STATUS_BELOW // 2)
+        strip = frame[bottom:min(frame.shape[0], bottom + below)]
         cache = self._counter_cache
         if cache is not None and cache[0] is grid and cache[1] == "status" and \
                 np.array_equal(strip, cache[2]):
             return cache[3]
-        value = find_status_counter(frame, grid.board_px, STATUS_BELOW)
+        value = find_status_counter(frame, grid.board_px, below)
         self._counter_cache = (grid, "status", strip.copy(), value)
         return value
 
@@ -514,6 +520,17 @@ class Reader:
             return folder
         except OSError:
             return None
+
+
+def _evidence(found: "_Found") -> tuple[bool, float, int]:
+    """How well a game's board fits a frame, lower is better, to choose between games: first
+    whether its looks read nearly every cell (all but one in ``UNREAD_SHARE``: a hovered or
+    changing cell is that game's business), then how closely (the mean distance: another game's
+    looks can read every cell of a plain board, GNOME Mines' or Simon Tatham's covered tiles
+    as KMines' at 15-17, where the game's own read them at 0-2), then the cells left unread."""
+    assert found.score is not None
+    unread, mean = found.score
+    return (unread * UNREAD_SHARE > found.grid.rows * found.grid.cols, mean, unread)
 
 
 def _template_cost(frame: np.ndarray, grid: Grid, tset: TemplateSet) -> float:
