@@ -21,9 +21,11 @@ from typing import Callable
 
 import numpy as np
 
+from ..backends.backend import open_backend
 from ..backends.frames import FrameSource, same_area
 from ..backends.mutter.backend import MutterBackend
 from ..backends.readings import readings
+from ..backends.wlroots.backend import WlrootsBackend
 from ..backends.x11.capture import WindowCapture
 from ..backends.x11.keys import send_keys
 from ..backends.x11.window import WindowInfo
@@ -101,7 +103,7 @@ class GnomeMines(PrivateGame):
         self.window_size = (max(window[0], MIN_WINDOW[0]), max(window[1], MIN_WINDOW[1]))
         self.question_marks, self.exe = question_marks, exe
         self.font, self.scale = font, scale
-        self.remote: MutterBackend | None = None   # on a native Wayland desktop
+        self.remote: MutterBackend | WlrootsBackend | None = None   # on a native Wayland desktop
 
     # -- files --------------------------------------------------------------------------
     @property
@@ -184,8 +186,9 @@ class GnomeMines(PrivateGame):
         self.wait_settled()
 
     def start_unlisted(self) -> None:
-        """Native Wayland: until the game's board (or its level chooser) is on the screen cast
-        and has stopped changing.
+        """Native Wayland: until the game's board (or its level chooser) is on the screen (the
+        desktop's own backend: mutter's screen cast, or wlroots' screen copies) and has
+        stopped changing.
 
         The looks go through the one frame source and read loop (``backends.readings``). On
         the timeout the last frame is saved (the game's home goes with the game, so to the
@@ -193,8 +196,12 @@ class GnomeMines(PrivateGame):
         that fails only now and then is understood from that picture.
         """
         from ..vision import Reader
-        self.remote = MutterBackend(self.xvfb.bus)
-        screen = self.remote.screen()
+        remote = open_backend(env=self.xvfb.env())
+        if not isinstance(remote, MutterBackend | WlrootsBackend):
+            remote.close()
+            raise DesktopError(f"{self.xvfb} is no native Wayland desktop minebot plays")
+        self.remote = remote
+        screen = remote.screen()
 
         desktop = self.xvfb if isinstance(self.xvfb, Desktop) else None
 
@@ -212,7 +219,8 @@ class GnomeMines(PrivateGame):
                       log=self.log_tail)
         # Keys go on through this session; its screen cast would only cost mutter a repaint
         # of the whole monitor for every frame while the bot plays.
-        self.remote.session.stop_frames()
+        if isinstance(remote, MutterBackend):
+            remote.session.stop_frames()
         if self.custom is not None:
             self._start_custom()
 
