@@ -86,7 +86,7 @@ def final_screen(game):
     """The board as a fresh capture and a fresh reader see it now (independent of the bot)."""
     from minebot.vision import Reader
     game.close_dialogs()
-    if game.backend.name == "mutter":
+    if game.backend.name in ("mutter", "wlroots"):
         return _final_screen_wayland(game)
     if game.window is not None:   # the window's own pixels (XWayland's screen reads black)
         from minebot.backends.x11.capture import WindowCapture
@@ -100,18 +100,22 @@ def final_screen(game):
 
 
 def _final_screen_wayland(game, timeout: float = 3.0):
-    """Native Wayland: a screen cast of its own (not the bot's); a "Congratulations!" window
+    """Native Wayland: a screen cast (mutter) or screen copy (wlroots) of its own connection,
+    not the bot's; a "Congratulations!" window
     that shows late over the board is closed as the bot closes it, then read again. GNOME Shell
     dims a window under its dialog and fades it back in when the dialog goes: a frame from that
     fade matches no template, so it is read again too."""
     import time
 
     from minebot.backends.mutter.backend import MutterBackend
+    from minebot.backends.wlroots.backend import WlrootsBackend
     from minebot.errors import NoGameError
     from minebot.vision import Reader
     from minebot.vision.reader import UnmatchedCellsError
     deadline = time.monotonic() + timeout
-    with MutterBackend(game.backend.bus) as own:
+    own = (WlrootsBackend(game.backend.env) if game.backend.name == "wlroots"
+           else MutterBackend(game.backend.bus))
+    with own:
         while True:
             try:
                 return Reader().read(own.screen().grab(game.region)).board

@@ -136,6 +136,9 @@ class GnomeMines(PrivateGame):
         self.keyfile.parent.mkdir(parents=True, exist_ok=True)
         body = "".join(f"{k}={v}\n" for k, v in self.settings().items())
         tmp = self.keyfile.with_suffix(".tmp")
+        desktop = self.xvfb if isinstance(self.xvfb, Desktop) else None
+        if desktop is not None and desktop.cursor_theme:   # GTK's cursor over its window
+            body += f"\n[org/gnome/desktop/interface]\ncursor-theme='{desktop.cursor_theme}'\n"
         tmp.write_text("[org/gnome/Mines]\n" + body)
         tmp.replace(self.keyfile)
 

@@ -32,6 +32,7 @@ from ..backends.mutter.dbus import Bus, has_mutter, leave_overview
 from ..backends.mutter.session import MutterSession
 from ..backends.x11.window import X11, open_display
 from ..errors import DesktopError
+from .cursor import write_blank_theme
 from .xvfb import Xvfb, die_with_parent, stop_process_group
 
 DESKTOPS = ("xvfb", "openbox", "metacity", "weston", "mutter", "gnome-wayland",
@@ -91,6 +92,9 @@ class Desktop:
     programs, ``start()``/``stop()`` (idempotent) and a context manager."""
 
     kind = "?"
+
+    cursor_theme: str | None = None
+    """The cursor theme the desktop's programs are to use (None: their own)."""
 
     def clear_view(self) -> None:
         """Close whatever the desktop shows over its windows (GNOME Shell's overview), so a
@@ -495,6 +499,9 @@ xwayland disable
 # stretch the game over the whole output).
 for_window [app_id=".*"] floating enable
 focus_follows_mouse no
+# Transparent cursors (``sandbox.cursor``): a headless output draws the cursor into every screen
+# copy, a real output's hardware cursor is in none.
+seat * xcursor_theme {cursor_theme} 24
 """
 """sway's config for the ``sway`` desktop (the output's size filled in)."""
 
@@ -505,7 +512,9 @@ SWAY_USER = 65534
 class SwayDesktop(Desktop):
     """Headless sway (``WLR_BACKENDS=headless``, software rendering, no input devices) with one
     virtual output of ``width`` x ``height``, its own config, runtime folder (Wayland socket)
-    and IPC socket (``SWAYSOCK``). The game is a native Wayland client; there is no X display.
+    and IPC socket (``SWAYSOCK``), and transparent cursors (``sandbox.cursor``: a headless
+    output would draw the cursor into every screen copy). The game is a native Wayland client;
+    there is no X display.
 
     sway will not run as root: when we are root it runs as ``nobody`` (``setpriv``), in a home
     of its own that user owns; root's clients (the game, minebot) may still use its sockets.
@@ -532,15 +541,24 @@ class SwayDesktop(Desktop):
             env.pop(var, None)
         env.update({"XDG_RUNTIME_DIR": str(self.runtime), "WAYLAND_DISPLAY": self.socket,
                     "SWAYSOCK": str(self.ipc), "XDG_CURRENT_DESKTOP": "sway",
-                    "GDK_BACKEND": "wayland", "QT_QPA_PLATFORM": "wayland"})
+                    "GDK_BACKEND": "wayland", "QT_QPA_PLATFORM": "wayland",
+                    "XCURSOR_PATH": str(self.icons), "XCURSOR_THEME": self.cursor_theme or "",
+                    "XCURSOR_SIZE": "24"})
         return env
+
+    @property
+    def icons(self) -> Path:
+        assert self.home is not None
+        return self.home / "icons"
 
     def start(self) -> "SwayDesktop":
         exe = self._need("sway", "sway")
         home = self._home()
         self.runtime.mkdir(mode=0o700)
+        self.cursor_theme = write_blank_theme(self.icons)
         config = home / "sway.config"
-        config.write_text(SWAY_CONFIG.format(width=self.width, height=self.height))
+        config.write_text(SWAY_CONFIG.format(width=self.width, height=self.height,
+                                             cursor_theme=self.cursor_theme))
         argv = [exe, "-c", str(config)]
         if os.geteuid() == 0:
             for path in (home, self.runtime):
@@ -553,6 +571,7 @@ class SwayDesktop(Desktop):
                             "DBUS_SESSION_BUS_ADDRESS", "XAUTHORITY")}
         env.update({"HOME": str(home), "XDG_RUNTIME_DIR": str(self.runtime),
                     "XDG_CONFIG_HOME": str(home / "config"), "SWAYSOCK": str(self.ipc),
+                    "XCURSOR_PATH": str(self.icons),
                     "WLR_BACKENDS": "headless", "WLR_LIBINPUT_NO_DEVICES": "1",
                     "WLR_RENDERER": "pixman"})
         log = home / "sway.log"
@@ -572,7 +591,7 @@ class SwayDesktop(Desktop):
 
     def stop(self) -> None:
         super().stop()
-        self.socket = None
+        self.socket = self.cursor_theme = None
 
 
 def open_desktop(kind: str, width: int = 1600, height: int = 1024) -> Desktop:

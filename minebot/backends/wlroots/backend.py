@@ -50,6 +50,9 @@ class WlrootsBackend:
 
     def __init__(self, env: Mapping[str, str], output: int = 0, fail_safe: bool = True) -> None:
         self.env = dict(env)
+        if socket_path(self.env) is None:
+            raise UnsupportedDesktopError("backend wlroots: no Wayland session here "
+                                          "(WAYLAND_DISPLAY unset)")
         self.conn = Connection(self.env)
         self._screen: OutputCapture | None = None
         self._keyboard: VirtualKeyboard | None = None

@@ -1,0 +1,140 @@
+"""Live play under headless sway, the real GNOME Mines a native Wayland client (marked live).
+
+No X server and no screen cast: the bot sees the game only through wlr-screencopy and plays
+it only through its own virtual pointer and keyboard (``minebot.backends.wlroots``). The final
+screen is read through a Wayland connection of the test's own; every click must lie inside
+the board read.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+from test_live import play_and_check
+from test_live_desktops import play  # noqa: F401  (the fixture, on this module's desktop)
+
+from minebot.sandbox.session import available
+
+pytestmark = [pytest.mark.live,
+              pytest.mark.skipif(not available("sway"),
+                                 reason="needs sway (bash .ci/setup installs it)")]
+
+
+@pytest.fixture(scope="module")
+def desktop():
+    from minebot.sandbox.session import open_desktop
+    with open_desktop("sway") as desk:
+        yield desk
+
+
+def test_the_wlroots_backend_is_picked_and_sees_no_x(desktop, play):  # noqa: F811 - play is the fixture
+    assert desktop.display is None
+    _, game = play("beginner", (590, 460))
+    assert game.backend.name == "wlroots" and game.backend.wm == "sway"
+    assert game.x11 is None and game.window is None
+    assert game.region == game.backend.screen_rect   # the whole output: no window to grab
+    board = game.start()
+    assert board.shape == (8, 8)
+    mines = [w for w in game.backend.windows() if game.ui.window.matches(w.title, (w.app_id,))]
+    assert len(mines) == 1 and mines[0].visible, game.backend.windows()
+
+
+def test_beginner_and_expert(play):  # noqa: F811 - play is the fixture
+    from minebot.solver import Solver
+    mines, game = play("beginner", (810, 656))
+    results = play_and_check(game, Solver(), 2)
+    assert all(r.final.shape == (8, 8) for r in results)
+    game.close()
+    mines.stop()
+    _, game = play("expert", (1290, 760), theme="default")
+    (result,) = play_and_check(game, Solver(), 1, max_stops=3)
+    assert result.final.shape == (16, 30)
+
+
+def test_a_board_that_went_away_is_never_clicked(play):  # noqa: F811 - play is the fixture
+    """No window to ask whether the game is still there: between the read and the click the
+    board goes (the game is switched back to its level chooser). The ring around the board
+    read no longer matches, the bot reads again, finds no board and stops without a click."""
+    from minebot.errors import NoGameError
+    from minebot.move import Action, Move
+    _, game = play("beginner", (810, 656))
+    game.start()
+    before = game.frame.copy()
+    game.backend.key("ctrl+n")   # a fresh board: straight back to the level chooser
+    deadline = time.monotonic() + 5
+    while game.ring_same(before, game.reading.board_px) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not game.ring_same(before, game.reading.board_px), "ctrl+n did not reach the game"
+    with pytest.raises(NoGameError):
+        game.act([Move(Action.OPEN, (4, 4))])
+    assert game.pointer.log == []
+
+
+def test_the_pointer_in_a_corner_stops_the_run(desktop, play):  # noqa: F811 - play is the fixture
+    """The fail-safe: a second virtual pointer (a person's mouse, on a connection of its own)
+    throws the pointer into the bottom-right corner again and again while the bot plays
+    expert games; the run stops with the fail-safe's ``Interrupted`` (exit 130), every click
+    made inside the board."""
+    from minebot.backends.wlroots.client import Connection
+    from minebot.backends.wlroots.devices import VirtualPointer
+    from minebot.backends.wlroots.protocol import WL_SEAT
+    from minebot.errors import EXIT_INTERRUPTED, Interrupted
+    from minebot.loop import play_game
+    from minebot.solver import Solver
+    _, game = play("expert", (1290, 760))
+    game.start()
+    stop = threading.Event()
+
+    def hand() -> None:
+        with Connection(desktop.env()) as conn:
+            mouse = VirtualPointer(conn, conn.bind(WL_SEAT, 1), conn.outputs[0])
+            stop.wait(1.5)   # the bot is playing by then
+            while not stop.is_set():
+                mouse.move(desktop.width - 1, desktop.height - 1)
+                conn.roundtrip()
+                stop.wait(0.05)
+            # out of the corner again: in a corner, the next run would stop at once (as on X11)
+            mouse.move(desktop.width // 2, desktop.height // 2)
+            conn.roundtrip()
+    mover = threading.Thread(target=hand, daemon=True)
+    mover.start()
+    try:
+        with pytest.raises(Interrupted, match="bottom-right corner") as stopped:
+            for _ in range(10):
+                game.new_game()
+                play_game(game, Solver())
+    finally:
+        stop.set()
+        mover.join(10)
+    assert stopped.value.exit_code == EXIT_INTERRUPTED
+    assert game.pointer.log, "no click was made before the mouse moved"
+    for c in game.pointer.log:
+        left, top, right, bottom = c.bounds
+        assert left <= c.x < right and top <= c.y < bottom, c
+
+
+def test_minebot_play_finds_a_game_it_did_not_start(desktop, tmp_path):
+    """`minebot play` in the desktop's environment (WAYLAND_DISPLAY, SWAYSOCK, no DISPLAY)
+    picks the wlroots backend by itself, finds the board and plays one game."""
+    from minebot.sandbox.mines import GnomeMines
+    log = tmp_path / "games.jsonl"
+    clicks = tmp_path / "clicks.jsonl"
+    with GnomeMines(desktop, level="beginner", window=(810, 656)):
+        out = subprocess.run(
+            [sys.executable, "-m", "minebot", "play", "--games", "1", "--log", str(log),
+             "--click-log", str(clicks)],
+            env=desktop.env(), capture_output=True, text=True, timeout=180, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "wlroots backend" in out.stderr, out.stderr
+    (record,) = [json.loads(line) for line in log.read_text().splitlines()]
+    assert record["result"] in ("won", "lost")
+    made = [json.loads(line) for line in clicks.read_text().splitlines()]
+    assert made
+    for c in made:
+        left, top, right, bottom = c["bounds"]
+        assert left <= c["x"] < right and top <= c["y"] < bottom, c
