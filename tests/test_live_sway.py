@@ -40,8 +40,12 @@ def test_the_wlroots_backend_is_picked_and_sees_no_x(desktop, play):  # noqa: F8
     assert game.region == game.backend.screen_rect   # the whole output: no window to grab
     board = game.start()
     assert board.shape == (8, 8)
-    mines = [w for w in game.backend.windows() if game.ui.window.matches(w.title, (w.app_id,))]
-    assert len(mines) == 1 and mines[0].visible, game.backend.windows()
+    # the game is known by sway's window list, and has the focus (so it gets minebot's keys)
+    assert game.window_game == "gnome-mines"
+    assert game.guard.listed is not None and game.guard.listed.app_id in ("gnome-mines",
+                                                                          "org.gnome.Mines")
+    (shown,) = [w for w in game.backend.window_list.windows() if w.id == game.guard.listed.id]
+    assert shown.focused
 
 
 def test_beginner_and_expert(play):  # noqa: F811 - play is the fixture
@@ -138,3 +142,15 @@ def test_minebot_play_finds_a_game_it_did_not_start(desktop, tmp_path):
     for c in made:
         left, top, right, bottom = c["bounds"]
         assert left <= c["x"] < right and top <= c["y"] < bottom, c
+
+
+def test_with_no_game_open_minebot_play_says_what_sway_lists(desktop, tmp_path):
+    """No game window in sway's window list and no board on the screen: one line naming the
+    list it looked in, exit 4, no click."""
+    from minebot.errors import EXIT_NO_GAME
+    out = subprocess.run([sys.executable, "-m", "minebot", "play", "--games", "1"],
+                         env=desktop.env(), capture_output=True, text=True, timeout=120,
+                         cwd=tmp_path)
+    assert out.returncode == EXIT_NO_GAME, out.stderr
+    assert "no GNOME Mines window in sway's window list" in out.stderr, out.stderr
+    assert "Traceback" not in out.stderr

@@ -81,15 +81,28 @@ def test_pixels_become_bgr_whatever_the_format_and_row_order():
 def test_sway_tree_lists_windows_floating_ones_too():
     from minebot.backends.wlroots.sway import _walk
     tree = {"type": "root", "nodes": [{"type": "output", "nodes": [{"type": "workspace", "nodes": [
-        {"type": "con", "pid": 5, "app_id": "org.gnome.Mines", "name": "Mines", "visible": True,
+        {"type": "con", "id": 11, "pid": 5, "app_id": "org.gnome.Mines", "name": "Mines", "visible": True,
          "focused": True, "rect": {"x": 10, "y": 20, "width": 300, "height": 200}}],
-        "floating_nodes": [{"type": "floating_con", "pid": 6, "app_id": None,
+        "floating_nodes": [{"type": "floating_con", "id": 12, "pid": 6, "app_id": None,
                             "window_properties": {"class": "KMines"}, "name": "KMines",
                             "visible": False, "rect": {"x": 0, "y": 0, "width": 5, "height": 5}}]}]}]}
     found = list(_walk(tree))
-    assert [(w.app_id, w.visible, w.focused) for w in found] == [
-        ("org.gnome.Mines", True, True), ("KMines", False, False)]
+    assert [(w.id, w.app_id, w.visible, w.focused) for w in found] == [
+        (11, "org.gnome.Mines", True, True), (12, "KMines", False, False)]
     assert (found[0].rect.left, found[0].rect.top, found[0].rect.width) == (10, 20, 300)
+
+
+def test_the_game_is_known_by_its_listed_window_and_only_a_shown_one_counts():
+    from minebot.backends.listed import ListedWindow
+    from minebot.backends.x11.window import Rect
+    from minebot.games.interfaces import detect_listed
+    def window(app_id: str, title: str, visible: bool = True) -> ListedWindow:
+        return ListedWindow(1, app_id, title, Rect(0, 0, 10, 10), visible, False)
+    assert detect_listed([window("foot", "~"), window("org.kde.kmines", "KMines")]).game == "kmines"
+    assert detect_listed([window("gnome-mines", "Mines")]).game == "gnome-mines"        # 40.1
+    assert detect_listed([window("org.gnome.Mines", "Mines")]).game == "gnome-mines"    # 48
+    assert detect_listed([window("org.gnome.Mines", "Mines", visible=False)]) is None
+    assert detect_listed([window("foot", "mines.txt - vim")]) is None
 
 
 def _fake_compositor(path: str, globals_: list[str], stop: threading.Event) -> None:

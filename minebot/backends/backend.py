@@ -21,6 +21,7 @@ from typing import Protocol, Self
 
 from ..errors import BadInputError, NoGameError
 from .capture import Capture, ScreenCapture
+from .listed import WindowList
 from .mutter.backend import MutterBackend
 from .mutter.dbus import Bus, has_mutter
 from .wlroots.backend import WlrootsBackend, offers_wlroots
@@ -73,6 +74,11 @@ class Backend(Protocol):
 
     @property
     def lists_windows(self) -> bool: ...
+
+    @property
+    def window_list(self) -> WindowList | None:
+        """Where X11 windows cannot be asked for: the compositor's own list of windows (sway's
+        IPC), or None."""
 
     @property
     def screen_rect(self) -> Rect: ...

@@ -5,7 +5,8 @@ pointer and keys through a virtual keyboard of minebot's own (``devices``), and 
 a run by throwing the pointer into a screen corner (``failsafe``), as on X11. All of it goes
 over one Wayland connection of minebot's (``client``). A client has no window list in these
 protocols: the board is found on the whole output and watched by its pixels (as under GNOME on
-Wayland); sway's IPC, where there is one, names the game's windows (``sway``).
+Wayland); sway's IPC, where there is one, says which game is open and gives it the focus
+(``sway``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from .client import Connection, socket_path
 from .devices import VirtualKeyboard, VirtualPointer
 from .failsafe import CornerWatch
 from .pointer import WlrootsPointer
-from .sway import SwayWindow, ipc_socket, windows
+from .sway import SwayWindows, ipc_socket
 
 
 def offers_wlroots(env: Mapping[str, str]) -> bool:
@@ -42,6 +43,9 @@ class WlrootsBackend:
     name = "wlroots"
     x11: X11 | None = None
     lists_windows = False
+    window_list: SwayWindows | None
+    """sway's window list (its IPC, ``$SWAYSOCK``), or None: other wlroots compositors offer
+    clients none."""
     hover_grace = 0.3
     """Seconds a clicked cell may still show its hover look: input and frames pass through the
     compositor's frame clock (a grab waits for its next frame, ~16 ms at 60 Hz)."""
@@ -74,7 +78,9 @@ class WlrootsBackend:
             self.seat = self.conn.bind(p.WL_SEAT, 1) if p.WL_SEAT.name in self.conn.globals \
                 else None
             self.fail_safe = fail_safe
-            self.wm = "sway" if ipc_socket(self.env) else None
+            ipc = ipc_socket(self.env)
+            self.window_list = SwayWindows(ipc) if ipc else None
+            self.wm = "sway" if ipc else None
             self.display = f"wayland ({self.wm or 'wlroots'} on {self.conn.path})"
         except BaseException:
             self.conn.close()
@@ -94,15 +100,6 @@ class WlrootsBackend:
         if self._screen is None:
             self._screen = OutputCapture(self.conn, self.output)
         return self._screen
-
-    def windows(self) -> list[SwayWindow]:
-        """The compositor's windows, from sway's IPC; where it offers no list, a
-        ``NoGameError`` that says so."""
-        path = ipc_socket(self.env)
-        if path is None:
-            raise NoGameError(f"the compositor at {self.conn.path} offers no window list "
-                              "(no SWAYSOCK): minebot looks for the board on the whole screen")
-        return windows(path)
 
     def pointer(self, log_path: str | None = None) -> WlrootsPointer:
         """minebot's virtual pointer, with the corner fail-safe. The device comes first: a

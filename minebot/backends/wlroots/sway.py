@@ -14,26 +14,13 @@ import os
 import socket
 import struct
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 
 from ...errors import DesktopError
+from ..listed import ListedWindow
 from ..x11.window import Rect
 
 MAGIC = b"i3-ipc"
-GET_TREE = 4
-
-
-@dataclass(frozen=True)
-class SwayWindow:
-    """One window in sway's tree: ``app_id`` (a native client's) or the X11 class, its title,
-    its rectangle on screen (with sway's decorations left out), whether it shows and has focus."""
-
-    app_id: str
-    title: str
-    rect: Rect
-    visible: bool
-    focused: bool
-    pid: int | None
+RUN_COMMAND, GET_TREE = 0, 4
 
 
 def ipc_socket(env: Mapping[str, str] | None = None) -> str | None:
@@ -70,17 +57,33 @@ def _read(sock: socket.socket, size: int) -> bytes:
     return data
 
 
-def windows(path: str) -> list[SwayWindow]:
-    """Every window in sway's tree (``swaymsg -t get_tree``), floating ones too."""
-    return list(_walk(ask(path, GET_TREE)))
+class SwayWindows:
+    """sway's window list (a ``WindowList``) through the IPC socket at ``path``."""
+
+    source = "sway's window list"
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def windows(self) -> list[ListedWindow]:
+        """Every window in sway's tree (``swaymsg -t get_tree``), floating ones too."""
+        return list(_walk(ask(self.path, GET_TREE)))
+
+    def focus(self, window: ListedWindow) -> None:
+        """Give ``window`` the focus (and so the keyboard), as a click on it would."""
+        (answer,) = ask(self.path, RUN_COMMAND, f"[con_id={window.id}] focus".encode())
+        if not answer.get("success"):
+            raise DesktopError(f"sway would not focus {window.title!r}: {answer.get('error')}")
 
 
-def _walk(node: dict) -> Iterator[SwayWindow]:
+def _walk(node: dict) -> Iterator[ListedWindow]:
     if node.get("type") in ("con", "floating_con") and node.get("pid"):
         props = node.get("window_properties") or {}
         r = node.get("rect", {})
-        yield SwayWindow(node.get("app_id") or props.get("class") or "", node.get("name") or "",
-                         Rect(r.get("x", 0), r.get("y", 0), r.get("width", 0), r.get("height", 0)),
-                         bool(node.get("visible")), bool(node.get("focused")), node.get("pid"))
+        yield ListedWindow(node.get("id", 0), node.get("app_id") or props.get("class") or "",
+                           node.get("name") or "",
+                           Rect(r.get("x", 0), r.get("y", 0), r.get("width", 0),
+                                r.get("height", 0)),
+                           bool(node.get("visible")), bool(node.get("focused")))
     for child in node.get("nodes", []) + node.get("floating_nodes", []):
         yield from _walk(child)
