@@ -21,6 +21,7 @@ from typing import Callable
 
 import numpy as np
 
+from .. import games
 from ..backends.backend import open_backend
 from ..backends.frames import FrameSource, same_area
 from ..backends.mutter.backend import MutterBackend
@@ -103,7 +104,6 @@ class GnomeMines(PrivateGame):
         self.window_size = (max(window[0], MIN_WINDOW[0]), max(window[1], MIN_WINDOW[1]))
         self.question_marks, self.exe = question_marks, exe
         self.font, self.scale = font, scale
-        self.remote: MutterBackend | WlrootsBackend | None = None   # on a native Wayland desktop
 
     # -- files --------------------------------------------------------------------------
     @property
@@ -189,41 +189,8 @@ class GnomeMines(PrivateGame):
         self.wait_settled()
 
     def start_unlisted(self) -> None:
-        """Native Wayland: until the game's board (or its level chooser) is on the screen (the
-        desktop's own backend: mutter's screen cast, or wlroots' screen copies) and has
-        stopped changing.
-
-        The looks go through the one frame source and read loop (``backends.readings``). On
-        the timeout the last frame is saved (the game's home goes with the game, so to the
-        temporary folder) and the message names it with what the reader said of it: a start
-        that fails only now and then is understood from that picture.
-        """
-        from ..vision import Reader
-        remote = open_backend(env=self.xvfb.env())
-        if not isinstance(remote, MutterBackend | WlrootsBackend):
-            remote.close()
-            raise DesktopError(f"{self.xvfb} is no native Wayland desktop minebot plays")
-        self.remote = remote
-        screen = remote.screen()
-
-        desktop = self.xvfb if isinstance(self.xvfb, Desktop) else None
-
-        def alive() -> None:
-            if desktop is not None:
-                desktop.clear_view()
-            if self.proc.poll() is not None:
-                raise DesktopError(f"gnome-mines exited at start (code {self.proc.returncode}); "
-                                   f"log: {self.log_tail()}")
-        # A reader of GNOME Mines only: a frame of the window still being drawn was now and
-        # then read as another game (a lattice of cells is all xdemineur's locator needs; seen
-        # once in 16 runs at load ~6), and this start waits for this game's board alone.
-        wait_for_game(FrameSource(screen, screen.rect), Reader(game=self.profile).read,
-                      chooser=self.level is None, timeout=self.timeout, alive=alive,
-                      log=self.log_tail)
-        # Keys go on through this session; its screen cast would only cost mutter a repaint
-        # of the whole monitor for every frame while the bot plays.
-        if isinstance(remote, MutterBackend):
-            remote.session.stop_frames()
+        """Native Wayland: until the board (or the level chooser) shows (``await_native``)."""
+        self.remote = await_native(self, chooser=self.level is None)
         if self.custom is not None:
             self._start_custom()
 
@@ -235,12 +202,6 @@ class GnomeMines(PrivateGame):
         time.sleep(0.4)
         self.key("alt+p")
         time.sleep(0.3)
-
-    def stop(self) -> None:
-        remote, self.remote = self.remote, None
-        if remote is not None:
-            remote.close()
-        super().stop()
 
     # -- conveniences over the window ---------------------------------------------------
     def focus(self) -> None:
@@ -291,9 +252,53 @@ class GnomeMines(PrivateGame):
                 time.sleep(0.02)
 
 
+def await_native(game: PrivateGame, chooser: bool = False) -> MutterBackend | WlrootsBackend:
+    """Native Wayland: the desktop's own backend (mutter's screen cast, or wlroots' screen
+    copies), once ``game``'s board (or, with ``chooser``, its level chooser) is on the screen
+    and has stopped changing. Keys to the game go through it afterwards.
+
+    The looks go through the one frame source and read loop (``backends.readings``). On the
+    timeout the last frame is saved (the game's home goes with the game, so to the temporary
+    folder) and the message names it with what the reader said of it: a start that fails only
+    now and then is understood from that picture.
+    """
+    from ..vision import Reader
+    remote = open_backend(env=game.xvfb.env())
+    if not isinstance(remote, MutterBackend | WlrootsBackend):
+        remote.close()
+        raise DesktopError(f"{game.xvfb} is no native Wayland desktop minebot plays")
+    desktop = game.xvfb if isinstance(game.xvfb, Desktop) else None
+    proc = game.proc
+    assert proc is not None
+
+    def alive() -> None:
+        if desktop is not None:
+            desktop.clear_view()
+        if proc.poll() is not None:
+            raise DesktopError(f"{game.package} exited at start (code {proc.returncode}); "
+                               f"log: {game.log_tail()}")
+    try:
+        screen = remote.screen()
+        # A reader of this game only: a frame of the window still being drawn was now and
+        # then read as another game (a lattice of cells is all xdemineur's locator needs; seen
+        # once in 16 runs at load ~6), and this start waits for this game's board alone.
+        wait_for_game(FrameSource(screen, screen.rect), Reader(game=game.profile).read,
+                      chooser=chooser, timeout=game.timeout, alive=alive, log=game.log_tail,
+                      name=games.get(game.profile).title)
+    except BaseException:
+        remote.close()
+        raise
+    # Keys go on through this session; its screen cast would only cost mutter a repaint
+    # of the whole monitor for every frame while the bot plays.
+    if isinstance(remote, MutterBackend):
+        remote.session.stop_frames()
+    return remote
+
+
 def wait_for_game(frames, read: Callable[[np.ndarray], object], *, chooser: bool,
                   timeout: float, alive: Callable[[], None] = lambda: None,
-                  every: float = 0.15, log: Callable[[], str] = lambda: "") -> None:
+                  every: float = 0.15, log: Callable[[], str] = lambda: "",
+                  name: str = "GNOME Mines") -> None:
     """Until two looks ``every`` seconds apart show the game (a board ``read`` reads, or with
     ``chooser`` the level chooser) on the same pixels: it is up and has stopped drawing.
 
@@ -330,7 +335,7 @@ def wait_for_game(frames, read: Callable[[np.ndarray], object], *, chooser: bool
         last = seen.frame if found else None
         if time.monotonic() > deadline:
             tail = log()
-            raise DesktopError(f"no GNOME Mines board on the screen within {timeout:g} s: "
+            raise DesktopError(f"no {name} board on the screen within {timeout:g} s: "
                                f"{start_failure(seen, found)}"
                                + (f"; the game's log: {tail}" if tail else ""))
 
