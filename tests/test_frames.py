@@ -127,6 +127,35 @@ def test_the_ring_check_sees_each_side_and_grabs_only_the_ring():
         assert not frames.ring_same(before, BOARD), (x, y)
 
 
+def test_a_frame_clocked_capture_is_asked_for_the_ring_once():
+    """Where each grab waits for the compositor's next frame (wlroots), the check before a
+    click asks for the ring's box in one grab, and still sees a change on any side of it,
+    while a change inside the board (the game's own cells) does not count."""
+    from minebot.backends.watch import RING_GAP
+    base = screen()
+    left, top, right, bottom = BOARD
+    d = RING_GAP + 1
+    for x, y in ((left + 5, top - d), (left + 5, bottom + d - 1), (left - d, top + 5),
+                 (right + d - 1, top + 5)):
+        regions = []
+
+        class Clocked(Scripted):
+            frame_clocked = True
+
+            def grab(self, region):
+                regions.append(region)
+                return super().grab(region)
+        frames = FrameSource(Clocked([base]), REGION)
+        before = frames.grab()
+        regions.clear()
+        assert frames.ring_same(before, BOARD)
+        assert len(regions) == 1, regions
+        frames.capture.screens = [changed(base, (left + 2, top + 2, left + 3, top + 3), 0)]
+        assert frames.ring_same(before, BOARD)
+        frames.capture.screens = [changed(base, (x, y, x + 1, y + 1), 0)]
+        assert not frames.ring_same(before, BOARD), (x, y)
+
+
 def test_close_is_idempotent():
     capture = Scripted([screen()])
     with FrameSource(capture, REGION) as frames:

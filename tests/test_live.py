@@ -126,6 +126,57 @@ def _final_screen_wayland(game, timeout: float = 3.0):
                 time.sleep(0.1)
 
 
+def stopped_by_fail_safe(game, hand, match: str) -> None:
+    """Expert games on ``game`` while ``hand(stop)`` (a thread: a person's mouse) works the
+    pointer until the ``stop`` event is set: the run must stop with the fail-safe's
+    ``Interrupted`` (``match`` in its message, exit 130) after a click, every click made inside
+    the board."""
+    import threading
+
+    from minebot.errors import EXIT_INTERRUPTED, Interrupted
+    from minebot.loop import play_game
+    from minebot.solver import Solver
+    stop = threading.Event()
+    mover = threading.Thread(target=hand, args=(stop,), daemon=True)
+    mover.start()
+    try:
+        with pytest.raises(Interrupted, match=match) as stopped:
+            for _ in range(10):
+                game.new_game()
+                play_game(game, Solver())
+    finally:
+        stop.set()
+        mover.join(10)
+    assert stopped.value.exit_code == EXIT_INTERRUPTED
+    assert game.pointer.log, "no click was made before the mouse moved"
+    for c in game.pointer.log:
+        left, top, right, bottom = c.bounds
+        assert left <= c.x < right and top <= c.y < bottom, c
+
+
+def cli_plays_a_game_it_did_not_start(desktop, tmp_path, backend: str) -> None:
+    """`minebot play` in ``desktop``'s environment, with a GNOME Mines it did not start: the
+    ``backend`` is picked by itself, one game is played and logged, every click inside the
+    board."""
+    from minebot.sandbox.mines import GnomeMines
+    log = tmp_path / "games.jsonl"
+    clicks = tmp_path / "clicks.jsonl"
+    with GnomeMines(desktop, level="beginner", window=(810, 656)):
+        out = subprocess.run(
+            [sys.executable, "-m", "minebot", "play", "--games", "1", "--log", str(log),
+             "--click-log", str(clicks)],
+            env=desktop.env(), capture_output=True, text=True, timeout=180, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert f"{backend} backend" in out.stderr, out.stderr
+    (record,) = [json.loads(line) for line in log.read_text().splitlines()]
+    assert record["result"] in ("won", "lost")
+    made = [json.loads(line) for line in clicks.read_text().splitlines()]
+    assert made
+    for c in made:
+        left, top, right, bottom = c["bounds"]
+        assert left <= c["x"] < right and top <= c["y"] < bottom, c
+
+
 def assert_clicks_inside(game, since: int = 0):
     """Every click since ``since`` lies inside the board as read (screen coordinates)."""
     left, top, right, bottom = game.reading.board_px

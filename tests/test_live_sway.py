@@ -8,14 +8,12 @@ the board read.
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
-import threading
 import time
 
 import pytest
-from test_live import play_and_check
+from test_live import cli_plays_a_game_it_did_not_start, play_and_check, stopped_by_fail_safe
 from test_live_desktops import play  # noqa: F401  (the fixture, on this module's desktop)
 
 from minebot.sandbox.session import available
@@ -87,14 +85,10 @@ def test_the_pointer_in_a_corner_stops_the_run(desktop, play):  # noqa: F811 - p
     from minebot.backends.wlroots.client import Connection
     from minebot.backends.wlroots.devices import VirtualPointer
     from minebot.backends.wlroots.protocol import WL_SEAT
-    from minebot.errors import EXIT_INTERRUPTED, Interrupted
-    from minebot.loop import play_game
-    from minebot.solver import Solver
     _, game = play("expert", (1290, 760))
     game.start()
-    stop = threading.Event()
 
-    def hand() -> None:
+    def hand(stop) -> None:
         with Connection(desktop.env()) as conn:
             mouse = VirtualPointer(conn, conn.bind(WL_SEAT, 1), conn.outputs[0])
             stop.wait(1.5)   # the bot is playing by then
@@ -105,43 +99,13 @@ def test_the_pointer_in_a_corner_stops_the_run(desktop, play):  # noqa: F811 - p
             # out of the corner again: in a corner, the next run would stop at once (as on X11)
             mouse.move(desktop.width // 2, desktop.height // 2)
             conn.roundtrip()
-    mover = threading.Thread(target=hand, daemon=True)
-    mover.start()
-    try:
-        with pytest.raises(Interrupted, match="bottom-right corner") as stopped:
-            for _ in range(10):
-                game.new_game()
-                play_game(game, Solver())
-    finally:
-        stop.set()
-        mover.join(10)
-    assert stopped.value.exit_code == EXIT_INTERRUPTED
-    assert game.pointer.log, "no click was made before the mouse moved"
-    for c in game.pointer.log:
-        left, top, right, bottom = c.bounds
-        assert left <= c.x < right and top <= c.y < bottom, c
+    stopped_by_fail_safe(game, hand, "bottom-right corner")
 
 
 def test_minebot_play_finds_a_game_it_did_not_start(desktop, tmp_path):
     """`minebot play` in the desktop's environment (WAYLAND_DISPLAY, SWAYSOCK, no DISPLAY)
     picks the wlroots backend by itself, finds the board and plays one game."""
-    from minebot.sandbox.mines import GnomeMines
-    log = tmp_path / "games.jsonl"
-    clicks = tmp_path / "clicks.jsonl"
-    with GnomeMines(desktop, level="beginner", window=(810, 656)):
-        out = subprocess.run(
-            [sys.executable, "-m", "minebot", "play", "--games", "1", "--log", str(log),
-             "--click-log", str(clicks)],
-            env=desktop.env(), capture_output=True, text=True, timeout=180, cwd=tmp_path)
-    assert out.returncode == 0, out.stderr[-2000:]
-    assert "wlroots backend" in out.stderr, out.stderr
-    (record,) = [json.loads(line) for line in log.read_text().splitlines()]
-    assert record["result"] in ("won", "lost")
-    made = [json.loads(line) for line in clicks.read_text().splitlines()]
-    assert made
-    for c in made:
-        left, top, right, bottom = c["bounds"]
-        assert left <= c["x"] < right and top <= c["y"] < bottom, c
+    cli_plays_a_game_it_did_not_start(desktop, tmp_path, "wlroots")
 
 
 def test_with_no_game_open_minebot_play_says_what_sway_lists(desktop, tmp_path):

@@ -13,11 +13,10 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import threading
 import time
 
 import pytest
-from test_live import play_and_check
+from test_live import cli_plays_a_game_it_did_not_start, play_and_check, stopped_by_fail_safe
 from test_live_desktops import play  # noqa: F401  (the fixture, on this module's desktop)
 
 from minebot.sandbox.session import available
@@ -86,59 +85,23 @@ def test_moving_the_mouse_stops_the_run(desktop, play):  # noqa: F811 - play is 
     every click made inside the board. (Not the top-left corner: GNOME Shell opens its
     overview there, which would leave the next test's game a thumbnail.)"""
     from minebot.backends.mutter.session import MutterSession
-    from minebot.errors import EXIT_INTERRUPTED, Interrupted
-    from minebot.loop import play_game
-    from minebot.solver import Solver
     _, game = play("expert", (1290, 760))
     game.start()
-    stop = threading.Event()
 
-    def hand() -> None:
+    def hand(stop) -> None:
         with MutterSession(desktop.bus, cast=False) as mouse:
             stop.wait(1.5)   # the bot is playing by then
             while not stop.is_set():
                 mouse.move_by(4000, 4000)
                 mouse.flush()
                 stop.wait(0.03)
-    mover = threading.Thread(target=hand, daemon=True)
-    mover.start()
-    try:
-        with pytest.raises(Interrupted, match="fail-safe") as stopped:
-            for _ in range(10):
-                game.new_game()
-                play_game(game, Solver())
-    finally:
-        stop.set()
-        mover.join(10)
-    assert stopped.value.exit_code == EXIT_INTERRUPTED
-    assert game.pointer.log, "no click was made before the mouse moved"
-    for c in game.pointer.log:
-        left, top, right, bottom = c.bounds
-        assert left <= c.x < right and top <= c.y < bottom, c
+    stopped_by_fail_safe(game, hand, "fail-safe")
 
 
 def test_minebot_play_finds_a_game_it_did_not_start(desktop, tmp_path):
     """`minebot play` in the desktop's environment (WAYLAND_DISPLAY, its session bus, no
     DISPLAY) detects mutter, finds the board on the screen cast and plays one game."""
-    from minebot.sandbox.mines import GnomeMines
-    log = tmp_path / "games.jsonl"
-    clicks = tmp_path / "clicks.jsonl"
-    with GnomeMines(desktop, level="beginner", window=(810, 656)):
-        out = subprocess.run(
-            [sys.executable, "-m", "minebot", "play", "--games", "1", "--log", str(log),
-             "--click-log", str(clicks)],
-            env=desktop.env(), capture_output=True, text=True, timeout=180, cwd=tmp_path)
-    assert out.returncode == 0, out.stderr[-2000:]
-    assert "mutter backend" in out.stderr, out.stderr
-    (record,) = [json.loads(line) for line in log.read_text().splitlines()]
-    assert record["result"] in ("won", "lost")
-    summary = {"games": len([record])}
-    assert summary["games"] == 1
-    made = [json.loads(line) for line in clicks.read_text().splitlines()]
-    assert made
-    for c in made:
-        left, top, right, bottom = c["bounds"]
-        assert left <= c["x"] < right and top <= c["y"] < bottom, c
+    cli_plays_a_game_it_did_not_start(desktop, tmp_path, "mutter")
 
 
 def test_demo_on_a_private_gnome_wayland(tmp_path):

@@ -100,6 +100,10 @@ class OutputCapture(GrabbedCapture):
     """Frames of ``output`` (a ``ScreenCapture``): ``grab(region)`` in layout coordinates ->
     BGR array of exactly that region. ``rect`` is the output in the layout."""
 
+    frame_clocked = True
+    """Each copy is made at the output's next frame (up to a refresh period away, 17 ms at
+    60 Hz), so the frame source asks for one region where it wants several."""
+
     def __init__(self, conn: Connection, output: Output) -> None:
         if not conn.version(p.SCREENCOPY_MANAGER):
             raise DesktopError("the compositor offers no zwlr_screencopy_manager_v1")
