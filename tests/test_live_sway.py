@@ -13,7 +13,12 @@ import sys
 import time
 
 import pytest
-from test_live import cli_plays_a_game_it_did_not_start, play_and_check, stopped_by_fail_safe
+from test_live import (
+    assert_clicks_inside,
+    cli_plays_a_game_it_did_not_start,
+    play_and_check,
+    stopped_by_fail_safe,
+)
 from test_live_desktops import play  # noqa: F401  (the fixture, on this module's desktop)
 
 from minebot.sandbox.session import available
@@ -118,3 +123,45 @@ def test_with_no_game_open_minebot_play_says_what_sway_lists(desktop, tmp_path):
     assert out.returncode == EXIT_NO_GAME, out.stderr
     assert "no GNOME Mines window in sway's window list" in out.stderr, out.stderr
     assert "Traceback" not in out.stderr
+
+
+def kmines_on_wayland() -> bool:
+    """KMines and its Qt's Wayland platform plugin (qtwayland5, or qt6-wayland) are installed."""
+    import glob
+    import os
+
+    from minebot.sandbox.clones import KMINES
+    return os.access(KMINES, os.X_OK) and bool(
+        glob.glob("/usr/lib/*/qt[56]/plugins/platforms/libqwayland-generic.so"))
+
+
+@pytest.mark.skipif(not kmines_on_wayland(), reason="needs kmines and its Qt's Wayland plugin "
+                                                      "(bash .ci/setup installs them)")
+def test_kmines_native_is_recognised_by_sways_list_and_played(desktop):
+    """KMines Easy as a native Wayland client (Classic theme): minebot knows it is KMines from
+    sway's window list alone (so Ctrl+N for a new game, and its High Scores window closed
+    through the list), plays two games to the end, every number read is what the finished
+    game proves, and every click is inside the board."""
+    import tempfile
+
+    from minebot.backends.backend import open_backend
+    from minebot.game.live import LiveGame
+    from minebot.loop import play_game
+    from minebot.sandbox.clones import KMines
+    from minebot.solver import Solver
+    from minebot.truth import misreads
+    with KMines(desktop, level="easy", theme="classic"):
+        game = LiveGame(backend=open_backend(env=desktop.env()), mines=10,
+                        frames_dir=tempfile.mkdtemp(prefix="minebot-test-frames-"))
+        try:
+            assert game.window_game == "kmines" and game.listed is not None
+            for n in range(2):
+                game.start() if n == 0 else game.new_game()
+                since = len(game.pointer.log)
+                seen: list = []
+                result = play_game(game, Solver(), on_step=lambda board, moves: seen.append(board))
+                assert result.final.state.name in ("WON", "LOST") and result.final.shape == (9, 9)
+                assert misreads(seen, result.final) == []
+                assert_clicks_inside(game, since)
+        finally:
+            game.close()

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 
 from ..backends.backend import open_backend
+from ..backends.listed import ListedWindow
 from ..backends.x11.window import Rect
 from ..board import Board, Cell
 from ..errors import BadInputError, NoGameError, UnresponsiveGameError
@@ -154,6 +155,11 @@ class LiveGame(Game):
     def window(self):
         """The game's ``WindowInfo``, or None when playing the whole screen."""
         return self.guard.window
+
+    @property
+    def listed(self) -> ListedWindow | None:
+        """The game's window in the compositor's own list (sway's), when there is one."""
+        return self.guard.listed
 
     @property
     def frames(self):

@@ -30,6 +30,10 @@ from pathlib import Path
 
 from ..backends.mutter.dbus import Bus, has_mutter, leave_overview
 from ..backends.mutter.session import MutterSession
+from ..backends.wlroots.backend import offers_wlroots
+from ..backends.wlroots.client import Connection
+from ..backends.wlroots.devices import VirtualKeyboard
+from ..backends.wlroots.protocol import WL_SEAT
 from ..backends.x11.window import X11, open_display
 from ..errors import DesktopError
 from .cursor import write_blank_theme
@@ -577,12 +581,23 @@ class SwayDesktop(Desktop):
         log = home / "sway.log"
         self._procs.append(_spawn(argv, env, log, home))
         self.socket = self._await(log, self._ready, "offered no Wayland socket and IPC")
+        self._hold_keyboard()
         return self
+
+    seat: Connection | None = None
+    """A connection holding a virtual keyboard for the desktop's life. The headless seat has no
+    input devices: a window that maps then binds no keyboard, and gets one only when the seat
+    gains a keyboard, after a round trip of its own; the first keys a bot's new keyboard sent
+    were lost so (1 run in 4). A user's desktop has a keyboard: so has this one."""
+
+    def _hold_keyboard(self) -> None:
+        self.seat = Connection(self.env())
+        VirtualKeyboard(self.seat, self.seat.bind(WL_SEAT, 1))
+        self.seat.roundtrip()
 
     def _ready(self) -> str | None:
         """The Wayland socket's name once it and the IPC socket exist and the compositor
         answers with the wlroots protocols."""
-        from ..backends.wlroots.backend import offers_wlroots
         socks = sorted(p.name for p in self.runtime.glob("wayland-*") if p.suffix != ".lock")
         if not socks or not self.ipc.exists():
             return None
@@ -590,6 +605,9 @@ class SwayDesktop(Desktop):
         return socks[0] if offers_wlroots(env) else None
 
     def stop(self) -> None:
+        seat, self.seat = self.seat, None
+        if seat is not None:
+            seat.close()
         super().stop()
         self.socket = self.cursor_theme = None
 
