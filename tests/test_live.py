@@ -126,6 +126,26 @@ def _final_screen_wayland(game, timeout: float = 3.0):
                 time.sleep(0.1)
 
 
+def a_board_that_went_away_is_never_clicked(game) -> None:
+    """No window to ask whether the game is still there: between the read and the click the
+    board goes (Ctrl+N: the game is switched back to its level chooser). The ring around the
+    board read no longer matches, the bot reads again, finds no board and stops without a
+    click."""
+    import time
+
+    from minebot.errors import NoGameError
+    game.start()
+    before = game.frame.copy()
+    game.backend.key("ctrl+n")   # a fresh board: straight back to the level chooser
+    deadline = time.monotonic() + 5
+    while game.ring_same(before, game.reading.board_px) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not game.ring_same(before, game.reading.board_px), "ctrl+n did not reach the game"
+    with pytest.raises(NoGameError):
+        game.act([Move(Action.OPEN, (4, 4))])
+    assert game.pointer.log == []
+
+
 def stopped_by_fail_safe(game, hand, match: str) -> None:
     """Expert games on ``game`` while ``hand(stop)`` (a thread: a person's mouse) works the
     pointer until the ``stop`` event is set: the run must stop with the fail-safe's
