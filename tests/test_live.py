@@ -146,6 +146,29 @@ def a_board_that_went_away_is_never_clicked(game) -> None:
     assert game.pointer.log == []
 
 
+def hint_has_no_overlay_and_once_works(desktop, tmp_path, why: str) -> None:
+    """Native Wayland: `minebot hint` says in one line why there is no overlay (``why``) and
+    what works (exit 5); `hint --once --text` and `--once --png` read the game from the
+    screen."""
+    from minebot.errors import EXIT_UNSUPPORTED
+    from minebot.sandbox.mines import GnomeMines
+    env = desktop.env()
+    with GnomeMines(desktop, level="beginner", window=(810, 656)):
+        def run(*args: str):
+            return subprocess.run([sys.executable, "-m", "minebot", "hint", *args], env=env,
+                                  capture_output=True, text=True, timeout=120, cwd=tmp_path)
+        out = run()
+        assert out.returncode == EXIT_UNSUPPORTED, out.stderr
+        assert why in out.stderr and "--once --png" in out.stderr
+        assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
+        text = run("--once", "--text")
+        assert text.returncode == 0, text.stderr
+        assert text.stdout.count("\n") >= 8
+        png = run("--once", "--png", str(tmp_path / "hint.png"))
+        assert png.returncode == 0, png.stderr
+        assert (tmp_path / "hint.png").stat().st_size > 1000
+
+
 def stopped_by_fail_safe(game, hand, match: str) -> None:
     """Expert games on ``game`` while ``hand(stop)`` (a thread: a person's mouse) works the
     pointer until the ``stop`` event is set: the run must stop with the fail-safe's

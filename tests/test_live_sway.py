@@ -16,6 +16,7 @@ from test_live import (
     a_board_that_went_away_is_never_clicked,
     assert_clicks_inside,
     cli_plays_a_game_it_did_not_start,
+    hint_has_no_overlay_and_once_works,
     play_and_check,
     stopped_by_fail_safe,
 )
@@ -110,6 +111,12 @@ def test_with_no_game_open_minebot_play_says_what_sway_lists(desktop, tmp_path):
     assert "no GNOME Mines window in sway's window list" in out.stderr, out.stderr
     assert "Traceback" not in out.stderr
 
+
+
+def test_hint_says_there_is_no_overlay_yet_and_once_works(desktop, tmp_path):
+    """No overlay on sway yet: `minebot hint` says so in one line (exit 5) and names what works;
+    `hint --once --text` and `--once --png` read the game from the screen copies."""
+    hint_has_no_overlay_and_once_works(desktop, tmp_path, "no overlay on sway")
 
 def kmines_on_wayland() -> bool:
     """KMines and its Qt's Wayland platform plugin (qtwayland5, or qt6-wayland) are installed."""

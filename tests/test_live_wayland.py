@@ -18,6 +18,7 @@ import pytest
 from test_live import (
     a_board_that_went_away_is_never_clicked,
     cli_plays_a_game_it_did_not_start,
+    hint_has_no_overlay_and_once_works,
     play_and_check,
     stopped_by_fail_safe,
 )
@@ -114,19 +115,4 @@ def test_demo_on_a_private_gnome_wayland(tmp_path):
 def test_hint_says_there_is_no_overlay_and_once_works(desktop, tmp_path):
     """GNOME on Wayland lets no client draw over another: `minebot hint` says so (exit 5) and
     names what works; `hint --once --text` and `--once --png` read the game from the cast."""
-    from minebot.errors import EXIT_UNSUPPORTED
-    from minebot.sandbox.mines import GnomeMines
-    env = desktop.env()
-    with GnomeMines(desktop, level="beginner", window=(810, 656)):
-        run = lambda *a: subprocess.run([sys.executable, "-m", "minebot", "hint", *a], env=env,  # noqa: E731
-                                        capture_output=True, text=True, timeout=120, cwd=tmp_path)
-        out = run()
-        assert out.returncode == EXIT_UNSUPPORTED, out.stderr
-        assert "no overlay" in out.stderr and "--once --png" in out.stderr
-        assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
-        text = run("--once", "--text")
-        assert text.returncode == 0, text.stderr
-        assert text.stdout.count("\n") >= 8
-        png = run("--once", "--png", str(tmp_path / "hint.png"))
-        assert png.returncode == 0, png.stderr
-        assert (tmp_path / "hint.png").stat().st_size > 1000
+    hint_has_no_overlay_and_once_works(desktop, tmp_path, "no overlay")
