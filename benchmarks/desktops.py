@@ -9,7 +9,7 @@ through the same backend ``minebot play`` uses:
 - grab: wall time of one capture of the game's visible window area (median, p90 of 200; on
   native Wayland (``gnome-wayland``, ``gnome-shell-wayland``) the whole monitor: the newest
   frame of mutter's cast of the board area laid over the screen as last cast in full, whose
-  freshness the next figure shows);
+  freshness the next figure shows; on ``sway`` one wlr-screencopy of the whole output);
 - click->frame: from sending a right-click on a covered cell (a flag shows on button down) to
   the first grab in which that cell has changed (median, p90 of 20, each flag then removed);
 - games: ``--games`` expert games with the default solver: won/played, the median wall
@@ -48,9 +48,9 @@ def measure(kind: str, games: int) -> dict:
     from minebot.solver import Solver
     with open_desktop(kind) as desk, \
             GnomeMines(desk, level="expert", window=(1290, 760)) as mines:
-        if desk.display is None:   # native Wayland: the bot's own mutter session, no window
-            from minebot.backends.mutter.backend import MutterBackend
-            where = {"backend": MutterBackend(desk.bus)}
+        if desk.display is None:   # native Wayland: the desktop's own backend, no window
+            from minebot.backends.backend import open_backend
+            where = {"backend": open_backend(env=desk.env())}
         else:
             where = {"window_id": mines.window.id}
         game = LiveGame(desk.display, level="expert", frames_dir="/tmp/minebot-bench-frames",

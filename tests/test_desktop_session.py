@@ -93,6 +93,11 @@ def test_desktop_starts_and_ends_exactly_its_processes(kind):
         if kind in ("gnome-wayland", "gnome-shell-wayland"):   # no X server: mutter's APIs
             from minebot.backends.mutter.dbus import has_mutter
             assert desk.display is None and has_mutter(desk.bus)
+        elif kind == "sway":   # no X server: the wlroots protocols, and sway's window list
+            from minebot.backends.wlroots.backend import offers_wlroots
+            from minebot.backends.wlroots.sway import SwayWindows
+            assert desk.display is None and offers_wlroots(desk.env())
+            assert SwayWindows(desk.env()["SWAYSOCK"]).windows() == []
         else:
             with X11(desk.display) as x:
                 assert (x.wm_name() is None) == (kind == "xvfb")

@@ -102,9 +102,12 @@ def test_the_ring_tells_a_moved_board_from_moves_on_it():
     assert frames.await_change(before, BOARD, 0.05)
 
 
-def test_the_ring_check_sees_each_side_and_grabs_only_the_ring():
-    """One changed pixel in the ring, on any side, is seen; the check before a click grabs
-    the ring's strips, never the whole board (it runs before every click on Wayland)."""
+@pytest.mark.parametrize("clocked", [False, True])
+def test_the_ring_check_sees_each_side_and_grabs_only_the_ring(clocked):
+    """One changed pixel in the ring, on any side, is seen, and one inside the board (the game's
+    own cells) is not. The check before a click (it runs before every click on Wayland) grabs
+    the ring's strips, never the whole board; where each grab waits for the compositor's next
+    frame (``frame_clocked``: wlroots), the ring's box in one grab."""
     from minebot.backends.watch import RING_GAP
     base = screen()
     left, top, right, bottom = BOARD
@@ -114,6 +117,8 @@ def test_the_ring_check_sees_each_side_and_grabs_only_the_ring():
         regions = []
 
         class Recording(Scripted):
+            frame_clocked = clocked
+
             def grab(self, region):
                 regions.append(region)
                 return super().grab(region)
@@ -122,7 +127,12 @@ def test_the_ring_check_sees_each_side_and_grabs_only_the_ring():
         regions.clear()
         assert frames.ring_same(before, BOARD)
         board_area = (right - left) * (bottom - top)
-        assert regions and all(r.width * r.height < board_area for r in regions), regions
+        if clocked:
+            assert len(regions) == 1, regions
+        else:
+            assert regions and all(r.width * r.height < board_area for r in regions), regions
+        frames.capture.screens = [changed(base, (left + 2, top + 2, left + 3, top + 3), 0)]
+        assert frames.ring_same(before, BOARD)
         frames.capture.screens = [changed(base, (x, y, x + 1, y + 1), 0)]
         assert not frames.ring_same(before, BOARD), (x, y)
 

@@ -85,7 +85,7 @@ def live_game(mines, **kw):
 def final_screen(game):
     """The board as a fresh capture and a fresh reader see it now (independent of the bot)."""
     game.close_dialogs()
-    if game.backend.name == "mutter":
+    if game.backend.name in ("mutter", "wlroots"):
         return _final_screen_wayland(game)
     return _read_again(game, _x11_grab(game))
 
@@ -132,14 +132,111 @@ def _read_again(game, grab, timeout: float = 3.0):
 
 
 def _final_screen_wayland(game):
-    """Native Wayland: a screen cast of its own (not the bot's)."""
+    """Native Wayland: a screen cast (mutter) or screen copy (wlroots) of its own connection,
+    not the bot's."""
     from minebot.backends.mutter.backend import MutterBackend
-    own = MutterBackend(game.backend.bus)
+    from minebot.backends.wlroots.backend import WlrootsBackend
+    own = (WlrootsBackend(game.backend.env) if game.backend.name == "wlroots"
+           else MutterBackend(game.backend.bus))
 
     def grab():
         return own.screen().grab(game.region)
     grab.close = own.close
     return _read_again(game, grab)
+
+
+def a_board_that_went_away_is_never_clicked(game) -> None:
+    """No window to ask whether the game is still there: between the read and the click the
+    board goes (Ctrl+N: the game is switched back to its level chooser). The ring around the
+    board read no longer matches, the bot reads again, finds no board and stops without a
+    click."""
+    import time
+
+    from minebot.errors import NoGameError
+    game.start()
+    before = game.frame.copy()
+    game.backend.key("ctrl+n")   # a fresh board: straight back to the level chooser
+    deadline = time.monotonic() + 5
+    while game.ring_same(before, game.reading.board_px) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not game.ring_same(before, game.reading.board_px), "ctrl+n did not reach the game"
+    with pytest.raises(NoGameError):
+        game.act([Move(Action.OPEN, (4, 4))])
+    assert game.pointer.log == []
+
+
+def hint_has_no_overlay_and_once_works(desktop, tmp_path, why: str) -> None:
+    """Native Wayland: `minebot hint` says in one line why there is no overlay (``why``) and
+    what works (exit 5); `hint --once --text` and `--once --png` read the game from the
+    screen."""
+    from minebot.errors import EXIT_UNSUPPORTED
+    from minebot.sandbox.mines import GnomeMines
+    env = desktop.env()
+    with GnomeMines(desktop, level="beginner", window=(810, 656)):
+        def run(*args: str):
+            return subprocess.run([sys.executable, "-m", "minebot", "hint", *args], env=env,
+                                  capture_output=True, text=True, timeout=120, cwd=tmp_path)
+        out = run()
+        assert out.returncode == EXIT_UNSUPPORTED, out.stderr
+        assert why in out.stderr and "--once --png" in out.stderr
+        assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
+        text = run("--once", "--text")
+        assert text.returncode == 0, text.stderr
+        assert text.stdout.count("\n") >= 8
+        png = run("--once", "--png", str(tmp_path / "hint.png"))
+        assert png.returncode == 0, png.stderr
+        assert (tmp_path / "hint.png").stat().st_size > 1000
+
+
+def stopped_by_fail_safe(game, hand, match: str) -> None:
+    """Expert games on ``game`` while ``hand(stop)`` (a thread: a person's mouse) works the
+    pointer until the ``stop`` event is set: the run must stop with the fail-safe's
+    ``Interrupted`` (``match`` in its message, exit 130) after a click, every click made inside
+    the board."""
+    import threading
+
+    from minebot.errors import EXIT_INTERRUPTED, Interrupted
+    from minebot.loop import play_game
+    from minebot.solver import Solver
+    stop = threading.Event()
+    mover = threading.Thread(target=hand, args=(stop,), daemon=True)
+    mover.start()
+    try:
+        with pytest.raises(Interrupted, match=match) as stopped:
+            for _ in range(10):
+                game.new_game()
+                play_game(game, Solver())
+    finally:
+        stop.set()
+        mover.join(10)
+    assert stopped.value.exit_code == EXIT_INTERRUPTED
+    assert game.pointer.log, "no click was made before the mouse moved"
+    for c in game.pointer.log:
+        left, top, right, bottom = c.bounds
+        assert left <= c.x < right and top <= c.y < bottom, c
+
+
+def cli_plays_a_game_it_did_not_start(desktop, tmp_path, backend: str) -> None:
+    """`minebot play` in ``desktop``'s environment, with a GNOME Mines it did not start: the
+    ``backend`` is picked by itself, one game is played and logged, every click inside the
+    board."""
+    from minebot.sandbox.mines import GnomeMines
+    log = tmp_path / "games.jsonl"
+    clicks = tmp_path / "clicks.jsonl"
+    with GnomeMines(desktop, level="beginner", window=(810, 656)):
+        out = subprocess.run(
+            [sys.executable, "-m", "minebot", "play", "--games", "1", "--log", str(log),
+             "--click-log", str(clicks)],
+            env=desktop.env(), capture_output=True, text=True, timeout=180, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert f"{backend} backend" in out.stderr, out.stderr
+    (record,) = [json.loads(line) for line in log.read_text().splitlines()]
+    assert record["result"] in ("won", "lost")
+    made = [json.loads(line) for line in clicks.read_text().splitlines()]
+    assert made
+    for c in made:
+        left, top, right, bottom = c["bounds"]
+        assert left <= c["x"] < right and top <= c["y"] < bottom, c
 
 
 def assert_clicks_inside(game, since: int = 0):

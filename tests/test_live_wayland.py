@@ -13,11 +13,15 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import threading
-import time
 
 import pytest
-from test_live import play_and_check
+from test_live import (
+    a_board_that_went_away_is_never_clicked,
+    cli_plays_a_game_it_did_not_start,
+    hint_has_no_overlay_and_once_works,
+    play_and_check,
+    stopped_by_fail_safe,
+)
 from test_live_desktops import play  # noqa: F401  (the fixture, on this module's desktop)
 
 from minebot.sandbox.session import available
@@ -62,22 +66,9 @@ def test_beginner_and_expert_two_themes(play):  # noqa: F811 - play is the fixtu
 
 
 def test_a_board_that_went_away_is_never_clicked(desktop, play):  # noqa: F811 - play is the fixture
-    """No window to ask whether the game is still there: between the read and the click the
-    board goes (the game is switched back to its level chooser). The ring around the board
-    read no longer matches, the bot reads again, finds no board and stops without a click."""
-    from minebot.errors import NoGameError
-    from minebot.move import Action, Move
+    """Between the read and the click the board goes: never clicked (see the helper)."""
     _, game = play("beginner", (810, 656))
-    game.start()
-    before = game.frame.copy()
-    game.backend.key("ctrl+n")   # a fresh board: straight back to the level chooser
-    deadline = time.monotonic() + 5
-    while game.ring_same(before, game.reading.board_px) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    with pytest.raises(NoGameError):
-        game.act([Move(Action.OPEN, (4, 4))])
-    assert game.pointer.log == []
-
+    a_board_that_went_away_is_never_clicked(game)
 
 def test_moving_the_mouse_stops_the_run(desktop, play):  # noqa: F811 - play is the fixture
     """The fail-safe on Wayland: a second input device (another RemoteDesktop session, as a
@@ -86,59 +77,23 @@ def test_moving_the_mouse_stops_the_run(desktop, play):  # noqa: F811 - play is 
     every click made inside the board. (Not the top-left corner: GNOME Shell opens its
     overview there, which would leave the next test's game a thumbnail.)"""
     from minebot.backends.mutter.session import MutterSession
-    from minebot.errors import EXIT_INTERRUPTED, Interrupted
-    from minebot.loop import play_game
-    from minebot.solver import Solver
     _, game = play("expert", (1290, 760))
     game.start()
-    stop = threading.Event()
 
-    def hand() -> None:
+    def hand(stop) -> None:
         with MutterSession(desktop.bus, cast=False) as mouse:
             stop.wait(1.5)   # the bot is playing by then
             while not stop.is_set():
                 mouse.move_by(4000, 4000)
                 mouse.flush()
                 stop.wait(0.03)
-    mover = threading.Thread(target=hand, daemon=True)
-    mover.start()
-    try:
-        with pytest.raises(Interrupted, match="fail-safe") as stopped:
-            for _ in range(10):
-                game.new_game()
-                play_game(game, Solver())
-    finally:
-        stop.set()
-        mover.join(10)
-    assert stopped.value.exit_code == EXIT_INTERRUPTED
-    assert game.pointer.log, "no click was made before the mouse moved"
-    for c in game.pointer.log:
-        left, top, right, bottom = c.bounds
-        assert left <= c.x < right and top <= c.y < bottom, c
+    stopped_by_fail_safe(game, hand, "fail-safe")
 
 
 def test_minebot_play_finds_a_game_it_did_not_start(desktop, tmp_path):
     """`minebot play` in the desktop's environment (WAYLAND_DISPLAY, its session bus, no
     DISPLAY) detects mutter, finds the board on the screen cast and plays one game."""
-    from minebot.sandbox.mines import GnomeMines
-    log = tmp_path / "games.jsonl"
-    clicks = tmp_path / "clicks.jsonl"
-    with GnomeMines(desktop, level="beginner", window=(810, 656)):
-        out = subprocess.run(
-            [sys.executable, "-m", "minebot", "play", "--games", "1", "--log", str(log),
-             "--click-log", str(clicks)],
-            env=desktop.env(), capture_output=True, text=True, timeout=180, cwd=tmp_path)
-    assert out.returncode == 0, out.stderr[-2000:]
-    assert "mutter backend" in out.stderr, out.stderr
-    (record,) = [json.loads(line) for line in log.read_text().splitlines()]
-    assert record["result"] in ("won", "lost")
-    summary = {"games": len([record])}
-    assert summary["games"] == 1
-    made = [json.loads(line) for line in clicks.read_text().splitlines()]
-    assert made
-    for c in made:
-        left, top, right, bottom = c["bounds"]
-        assert left <= c["x"] < right and top <= c["y"] < bottom, c
+    cli_plays_a_game_it_did_not_start(desktop, tmp_path, "mutter")
 
 
 def test_demo_on_a_private_gnome_wayland(tmp_path):
@@ -160,19 +115,4 @@ def test_demo_on_a_private_gnome_wayland(tmp_path):
 def test_hint_says_there_is_no_overlay_and_once_works(desktop, tmp_path):
     """GNOME on Wayland lets no client draw over another: `minebot hint` says so (exit 5) and
     names what works; `hint --once --text` and `--once --png` read the game from the cast."""
-    from minebot.errors import EXIT_UNSUPPORTED
-    from minebot.sandbox.mines import GnomeMines
-    env = desktop.env()
-    with GnomeMines(desktop, level="beginner", window=(810, 656)):
-        run = lambda *a: subprocess.run([sys.executable, "-m", "minebot", "hint", *a], env=env,  # noqa: E731
-                                        capture_output=True, text=True, timeout=120, cwd=tmp_path)
-        out = run()
-        assert out.returncode == EXIT_UNSUPPORTED, out.stderr
-        assert "no overlay" in out.stderr and "--once --png" in out.stderr
-        assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
-        text = run("--once", "--text")
-        assert text.returncode == 0, text.stderr
-        assert text.stdout.count("\n") >= 8
-        png = run("--once", "--png", str(tmp_path / "hint.png"))
-        assert png.returncode == 0, png.stderr
-        assert (tmp_path / "hint.png").stat().st_size > 1000
+    hint_has_no_overlay_and_once_works(desktop, tmp_path, "no overlay")

@@ -21,8 +21,10 @@ from typing import Protocol, Self
 
 from ..errors import BadInputError, NoGameError
 from .capture import Capture, ScreenCapture
+from .listed import WindowList
 from .mutter.backend import MutterBackend
 from .mutter.dbus import Bus, has_mutter
+from .wlroots.backend import WlrootsBackend, offers_wlroots
 from .x11.backend import X11Backend
 from .x11.window import X11, Rect, WindowInfo
 
@@ -31,6 +33,8 @@ BACKENDS = {
     "xwayland": "an X11 game under XWayland (weston, mutter, KWin): window grab, XTEST input",
     "mutter": "GNOME on Wayland, the game a native Wayland client: frames from mutter's "
               "ScreenCast (PipeWire), input through its RemoteDesktop API",
+    "wlroots": "sway and other wlroots compositors, the game a native Wayland client: frames "
+               "by wlr-screencopy, input by a virtual pointer and keyboard",
 }
 """Every backend, with what it covers (``MINEBOT_BACKEND=list`` prints them)."""
 
@@ -72,6 +76,11 @@ class Backend(Protocol):
     def lists_windows(self) -> bool: ...
 
     @property
+    def window_list(self) -> WindowList | None:
+        """Where X11 windows cannot be asked for: the compositor's own list of windows (sway's
+        IPC), or None."""
+
+    @property
     def screen_rect(self) -> Rect: ...
 
     def capture(self, window: WindowInfo) -> Capture: ...
@@ -94,8 +103,9 @@ def open_backend(display: str | None = None, force: str | None = None,
     """The backend for the desktop ``env`` describes (default: this process's environment;
     ``display``, an X display named by the caller, overrides its $DISPLAY and means X11).
     ``force`` or ``$MINEBOT_BACKEND`` picks one of ``BACKENDS`` by name; else it is detected:
-    mutter on Wayland (its ScreenCast API on the session bus) unless a GNOME Mines X11 window
-    is there (then XWayland), else X11/XWayland.
+    mutter on Wayland (its ScreenCast API on the session bus), else wlroots on a Wayland
+    compositor that offers wlr-screencopy and a virtual pointer, each unless a GNOME Mines X11
+    window is there (then XWayland), else X11/XWayland.
     """
     env = dict(os.environ if env is None else env)
     force = force or os.environ.get("MINEBOT_BACKEND") or None
@@ -110,11 +120,15 @@ def open_backend(display: str | None = None, force: str | None = None,
             raise NoGameError("backend mutter: no mutter ScreenCast API on the D-Bus session bus "
                               f"({bus.address if bus else 'no DBUS_SESSION_BUS_ADDRESS'})")
         return MutterBackend(bus)
+    if force == "wlroots" or (force is None and not explicit and native_wlroots(display, env)):
+        return WlrootsBackend(env)
     if display is None:
         if env.get("WAYLAND_DISPLAY"):
-            raise NoGameError("a Wayland session without XWayland and without mutter's "
-                              "ScreenCast API: minebot plays GNOME (mutter) and X11 windows "
-                              "(start GNOME Mines with GDK_BACKEND=x11)")
+            raise NoGameError("a Wayland session without XWayland, without mutter's ScreenCast "
+                              "API and without the wlroots protocols (screencopy, virtual "
+                              "pointer): minebot plays GNOME (mutter), sway and other wlroots "
+                              "compositors, and X11 windows (start GNOME Mines with "
+                              "GDK_BACKEND=x11)")
     return X11Backend(display, force)
 
 
@@ -128,6 +142,17 @@ def native_wayland(display: str | None = None, env: Mapping[str, str] | None = N
     if not env.get("WAYLAND_DISPLAY") or not has_mutter(Bus.from_env(env)):
         return False
     return not game or display is None or not _x11_game_on(display)
+
+
+def native_wlroots(display: str | None = None, env: Mapping[str, str] | None = None) -> bool:
+    """Whether this is a Wayland session of a compositor with the wlroots protocols (sway and
+    the like; not GNOME, whose mutter offers none of them) and no GNOME Mines X11 window is on
+    its XWayland (that one is played through ``xwayland``). Opens one Wayland connection."""
+    env = os.environ if env is None else env
+    display = display or env.get("DISPLAY") or None
+    if not env.get("WAYLAND_DISPLAY") or "GNOME" in env.get("XDG_CURRENT_DESKTOP", "").upper():
+        return False
+    return offers_wlroots(env) and (display is None or not _x11_game_on(display))
 
 
 def _x11_game_on(display: str) -> bool:

@@ -23,7 +23,11 @@ class Capture(Protocol):
 
     ``follow(window)``: the game's window moved or was replaced; ``focus(rect)``: only
     ``rect`` will be read for a while (None: all again); ``wait_next(timeout)``: return once
-    the screen may have changed (at most ``timeout`` seconds)."""
+    the screen may have changed (at most ``timeout`` seconds). ``frame_clocked``: each grab
+    waits for the compositor's next frame (wlroots' screen copies), so several regions are
+    better asked for as one that covers them."""
+
+    frame_clocked: bool
 
     def grab(self, region: Rect) -> np.ndarray: ...
 
@@ -46,6 +50,9 @@ class GrabbedCapture:
     """What a capture that grabs on demand (X11's) does for the frame source's other calls: no
     window to follow (a window capture overrides ``follow``), nothing to narrow (it grabs just
     what is asked anyway), and no word of the next frame: it is polled every 1 ms."""
+
+    frame_clocked = False
+    """A grab is served at once (X11): small regions cost less than one that covers them."""
 
     def follow(self, window: WindowInfo) -> None:
         """Nothing to follow: the region asked for says where to grab."""

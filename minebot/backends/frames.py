@@ -134,7 +134,12 @@ class FrameSource:
         """Whether the ring of pixels around the board ``px`` (and with ``inside`` the board
         too) looks now as in ``before``. Only what is compared is grabbed: the four strips of
         the ring (``ring_strips``; this runs before every click where there is no window to
-        ask), or with ``inside`` the board and its ring."""
+        ask), or with ``inside`` the board and its ring. Where each grab waits for the
+        compositor's next frame (``frame_clocked``), the ring's whole box in one grab."""
+        if not inside and self.capture.frame_clocked:
+            x0, y0, x1, y1 = box = ring_box(px, before.shape)
+            inner = (px[0] - x0, px[1] - y0, px[2] - x0, px[3] - y0)
+            return ring_unchanged(before[y0:y1, x0:x1], self.grab_box(box), inner)
         if inside:
             x0, y0, x1, y1 = box = ring_box(px, before.shape)
             inner = (px[0] - x0, px[1] - y0, px[2] - x0, px[3] - y0)

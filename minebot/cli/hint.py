@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import os
 from contextlib import contextmanager
 
-from ..backends.backend import native_wayland
+from ..backends.backend import native_wayland, native_wlroots
 from ..backends.capture import Capture
 from ..backends.frames import FrameSource
 from ..backends.mutter.backend import MutterBackend
 from ..backends.mutter.dbus import Bus
 from ..backends.readings import read_once
+from ..backends.wlroots.backend import WlrootsBackend
 from ..backends.x11.capture import CompositeCapture, Screen
 from ..backends.x11.window import X11
 from ..board import Board
@@ -91,10 +93,13 @@ def run(args: argparse.Namespace) -> int:
     if once and pointer:
         raise BadInputError("--explain pointer needs the live overlay (not --once/IMAGE/--png/--text)")
     if not once:
-        if _native_wayland(args.display):
+        wayland = _wayland(args.display)
+        if wayland is not None:
+            why = ("GNOME on Wayland does not let a program draw over another application's "
+                   "window, so there is no overlay here" if wayland == "mutter" else
+                   "minebot has no overlay on sway and other wlroots compositors yet")
             raise UnsupportedDesktopError(
-                "GNOME on Wayland does not let a program draw over another application's "
-                "window, so there is no overlay here. What works: `minebot hint --once --png "
+                f"{why}. What works: `minebot hint --once --png "
                 "hint.png` (the marks and the caption drawn on a frame of the screen), `minebot "
                 "hint --once --text` (the board with marks in the terminal), both with --explain "
                 "ROW,COL")
@@ -156,9 +161,11 @@ def _one_frame(args):
 def _game_frames(display):
     """The frame source of the live game: the window's own pixels (Composite, so a running
     overlay's marks are not read; else the screen), or on GNOME on Wayland the whole screen
-    from mutter's screen cast (no window list there)."""
-    if _native_wayland(display):
-        with MutterBackend(Bus.from_env()) as backend, \
+    from mutter's screen cast or wlroots' screen copies (no window to grab there)."""
+    wayland = _wayland(display)
+    if wayland is not None:
+        with (MutterBackend(Bus.from_env()) if wayland == "mutter"
+              else WlrootsBackend(os.environ)) as backend, \
                 FrameSource(backend.screen(), backend.screen_rect) as frames:
             yield frames
         return
@@ -181,9 +188,14 @@ def _game_frames(display):
         yield frames
 
 
-def _native_wayland(display) -> bool:
-    """GNOME on Wayland with a native game (an X display named with --display means X11)."""
-    return display is None and native_wayland()
+def _wayland(display) -> str | None:
+    """The backend of a native Wayland game ("mutter": GNOME; "wlroots": sway and the like),
+    or None (an X display named with --display means X11)."""
+    if display is not None:
+        return None
+    if native_wayland():
+        return "mutter"
+    return "wlroots" if native_wlroots() else None
 
 
 def _save_png(path: str, image) -> None:

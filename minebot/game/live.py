@@ -30,11 +30,12 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 
 from ..backends.backend import open_backend
+from ..backends.listed import ListedWindow
 from ..backends.x11.window import Rect
 from ..board import Board, Cell
 from ..errors import BadInputError, NoGameError, UnresponsiveGameError
 from ..games import DEFAULT
-from ..games.interfaces import detect, ui_for
+from ..games.interfaces import detect, detect_listed, ui_for
 from ..move import Move
 from ..rules import Rules
 from . import new_games, observing
@@ -88,7 +89,10 @@ class LiveGame(Game):
         self.x11 = self.backend.x11   # None where clients cannot list windows (native Wayland)
         known = ui is not None
         if ui is None:   # the supported game whose window is open (GNOME Mines when none is)
-            ui = detect(self.x11, window_id) if use_window and self.x11 is not None else None
+            listing = self.backend.window_list
+            ui = (detect(self.x11, window_id) if self.x11 is not None
+                  else detect_listed(listing.windows()) if listing is not None
+                  else None) if use_window else None
             known = ui is not None      # nothing recognised: the reader tries every game
             ui = ui or ui_for(DEFAULT)
         self.ui = ui
@@ -151,6 +155,11 @@ class LiveGame(Game):
     def window(self):
         """The game's ``WindowInfo``, or None when playing the whole screen."""
         return self.guard.window
+
+    @property
+    def listed(self) -> ListedWindow | None:
+        """The game's window in the compositor's own list (sway's), when there is one."""
+        return self.guard.listed
 
     @property
     def frames(self):

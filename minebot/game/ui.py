@@ -33,6 +33,7 @@ from ..rules import Rules
 
 if TYPE_CHECKING:   # pragma: no cover
     from ..backends.backend import Backend
+    from ..backends.listed import ListedWindow, WindowList
     from ..backends.pointer import BasePointer
     from ..games.profile import GameProfile, WindowMatch
     from ..vision.reader import Reader, Reading
@@ -63,6 +64,9 @@ class GameHost(Protocol):
 
     @property
     def window(self) -> WindowInfo | None: ...
+
+    @property
+    def listed(self) -> "ListedWindow | None": ...
 
     @property
     def region(self) -> Rect | None: ...
@@ -210,6 +214,9 @@ class GameUI(ABC):
         stale dialog pixels stay on screen until then); False if there was none.
         """
         if live.x11 is None:
+            listing = live.backend.window_list
+            if listing is not None and live.listed is not None:
+                return self.close_listed_dialogs(live, listing, live.listed)
             return self.close_unlisted_dialogs(live)
         dialogs = self.dialogs(live)
         if not dialogs:
@@ -228,6 +235,29 @@ class GameUI(ABC):
                     not np.array_equal(now[t:b, x0:x1], shot[t:b, x0:x1]) for x0, t, x1, b in boxes):
                 break
             time.sleep(0.003)
+        return True
+
+    def close_listed_dialogs(self, live: GameHost, listing: "WindowList",
+                             main: "ListedWindow", timeout: float = 3.0) -> bool:
+        """Where the compositor lists windows but X11 cannot be asked (sway): every other shown
+        window of the game's app_id (a "High Scores" or "Congratulations!" window) is given the
+        focus and sent ``close_keys``; once they are gone (at most ``timeout`` seconds) the
+        game has the focus again. True if there was one."""
+        def dialogs() -> list["ListedWindow"]:
+            return [w for w in listing.windows() if w.visible and w.id != main.id
+                    and self.window.class_matches((w.app_id,))]
+        found = dialogs()
+        if not found:
+            return False
+        for dialog in found:
+            listing.focus(dialog)
+            for combo in self.close_keys:
+                live.backend.key(combo)
+        deadline = time.monotonic() + timeout
+        while dialogs() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        live.dialogs_closed += len(found)
+        listing.focus(main)
         return True
 
     def close_unlisted_dialogs(self, live: GameHost) -> bool:

@@ -21,8 +21,10 @@ import numpy as np
 
 from ..backends.capture import ScreenCapture
 from ..backends.frames import FrameSource
+from ..backends.listed import ListedWindow
 from ..backends.x11.window import Rect, WindowInfo
 from ..errors import NoGameError
+from ..games.interfaces import game_windows
 from .points import board_rect
 
 
@@ -44,6 +46,7 @@ class WindowGuard:
         self.frames: FrameSource | None = None
         self.screen: ScreenCapture | None = None   # the whole screen's capture, without a window
         self.verified = False           # checked since X last reported a change
+        self.listed: ListedWindow | None = None   # the game in the compositor's own list
 
     def locate(self, read: Callable[[np.ndarray], object]) -> None:
         """Find the game window (X11), or fall back to the whole screen, where ``read`` (a
@@ -64,6 +67,7 @@ class WindowGuard:
             self.verified = False
             return
         self.window = None
+        listed = self.find_listed()
         if self.frames is not None:
             self.frames.close()
         self.screen = self.backend.screen()
@@ -74,11 +78,27 @@ class WindowGuard:
         except UnmatchedCellsError:
             pass   # a board is there (read again, with retries, by observe)
         except NoGameError as exc:
+            listing = self.backend.window_list
             where = ("window search off" if not self.use_window else f"no {self.ui.name} window"
-                     if x11 is not None else f"no window list ({self.backend.name})")
+                     if x11 is not None else
+                     f"no {self.ui.name} window in {listing.source}" if listing is not None and
+                     listed is None else
+                     f"the {self.ui.name} window shows no board" if listed is not None else
+                     f"no window list ({self.backend.name}: the compositor offers clients none)")
             raise NoGameError(f"{where} on display {self.backend.display}, and no board on the "
                               f"whole screen either ({exc}). Start the game first, or run "
                               "`minebot demo` for a private one.") from None
+
+    def find_listed(self) -> ListedWindow | None:
+        """Where the compositor lists windows (sway) and there is no X11 window to play: the
+        game's window in that list, given the focus so that the game gets minebot's keys; None
+        when the list shows none of the game's windows (or there is no list)."""
+        listing = self.backend.window_list if self.use_window else None
+        found = game_windows(self.ui.profile, listing.windows()) if listing is not None else []
+        self.listed = found[0] if found else None
+        if listing is not None and self.listed is not None and not self.listed.focused:
+            listing.focus(self.listed)
+        return self.listed
 
     def follow(self, info: WindowInfo) -> None:
         """Play ``info``: frames of its own pixels, in its visible part, on screen."""
@@ -106,6 +126,8 @@ class WindowGuard:
             self.x11.focus(self.window.id)
         elif self.x11 is not None:
             self.x11.focus_pointer_root()   # the game under the parked pointer has focus again
+        elif self.listed is not None:
+            self.find_listed()
 
     def check(self, reading, frame: np.ndarray | None) -> bool:
         """Before clicking on ``reading`` (read from ``frame``): True when the board may no

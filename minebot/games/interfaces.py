@@ -11,6 +11,9 @@ Adding a game: its folder (``minebot/games/NAME/``: ``profile.py``, ``ui.py``), 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from ..backends.listed import ListedWindow
 from ..backends.x11.window import X11, find_game_window
 from ..errors import BadInputError
 from ..game.ui import GameUI
@@ -46,5 +49,19 @@ def detect(x11: X11, window_id: int | None = None) -> GameUI | None:
             if info is not None and profile.window.matches(info.title, info.wm_class):
                 return ui_for(profile)
         elif find_game_window(x11, profile.window) is not None:
+            return ui_for(profile)
+    return None
+
+
+def game_windows(profile: GameProfile, windows: Sequence[ListedWindow]) -> list[ListedWindow]:
+    """The shown windows of ``profile``'s game in a compositor's list (app_id for the class)."""
+    return [w for w in windows if w.visible and profile.window.matches(w.title, (w.app_id,))]
+
+
+def detect_listed(windows: Sequence[ListedWindow]) -> GameUI | None:
+    """The ``GameUI`` of the first supported game, in registry order, with a shown window in a
+    compositor's list (sway's); None if there is none."""
+    for profile in PROFILES.values():
+        if profile.name in UIS and game_windows(profile, windows):
             return ui_for(profile)
     return None

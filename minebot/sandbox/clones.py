@@ -16,6 +16,7 @@ from typing import Any
 
 from ..errors import DesktopError
 from ..games.kmines.profile import LEVELS as KMINES_LEVELS
+from .mines import await_native
 from .private_game import PrivateGame, check_choice, check_custom
 from .session import NO_SERVICES_BUS
 
@@ -103,9 +104,16 @@ class KMines(PrivateGame):
     def prepare(self, home: Path) -> dict[str, str]:
         (home / "config" / "kminesrc").write_text(self.kminesrc())
         (home / "dbus.conf").write_text(NO_SERVICES_BUS)
+        if self.display is None:   # native Wayland: the desktop's runtime folder has its socket
+            return {"QT_QPA_PLATFORM": "wayland"}
         run = home / "run"
         run.mkdir(mode=0o700)
         return {"QT_QPA_PLATFORM": "xcb", "XDG_RUNTIME_DIR": str(run)}
+
+    def start_unlisted(self) -> None:
+        """Native Wayland (sway): until its board shows (``mines.await_native``), at the size
+        KMines picks (the window cannot be resized from here)."""
+        self.remote = await_native(self)
 
     def argv(self) -> list[str]:
         if shutil.which("dbus-run-session") is None:

@@ -21,9 +21,12 @@ from typing import Callable
 
 import numpy as np
 
+from .. import games
+from ..backends.backend import open_backend
 from ..backends.frames import FrameSource, same_area
 from ..backends.mutter.backend import MutterBackend
 from ..backends.readings import readings
+from ..backends.wlroots.backend import WlrootsBackend
 from ..backends.x11.capture import WindowCapture
 from ..backends.x11.keys import send_keys
 from ..backends.x11.window import WindowInfo
@@ -113,7 +116,6 @@ class GnomeMines(PrivateGame):
         self.window_size = (max(window[0], MIN_WINDOW[0]), max(window[1], MIN_WINDOW[1]))
         self.question_marks, self.exe = question_marks, exe
         self.font, self.scale, self.style = font, scale, style
-        self.remote: MutterBackend | None = None   # on a native Wayland desktop
 
     # -- files --------------------------------------------------------------------------
     @property
@@ -149,8 +151,11 @@ class GnomeMines(PrivateGame):
         # portal answers (this private bus has none): a user's dark style, for this game alone.
         scheme = "prefer-dark" if self.style == "dark" else "default"
         tmp = self.keyfile.with_suffix(".tmp")
-        tmp.write_text("[org/gnome/Mines]\n" + body
-                       + f"\n[org/gnome/desktop/interface]\ncolor-scheme='{scheme}'\n")
+        desktop = self.xvfb if isinstance(self.xvfb, Desktop) else None
+        interface = f"color-scheme='{scheme}'\n"
+        if desktop is not None and desktop.cursor_theme:   # GTK's cursor over its window
+            interface += f"cursor-theme='{desktop.cursor_theme}'\n"
+        tmp.write_text("[org/gnome/Mines]\n" + body + "\n[org/gnome/desktop/interface]\n" + interface)
         tmp.replace(self.keyfile)
 
     def set_theme(self, theme: str) -> None:
@@ -200,35 +205,8 @@ class GnomeMines(PrivateGame):
         self.wait_settled()
 
     def start_unlisted(self) -> None:
-        """Native Wayland: until the game's board (or its level chooser) is on the screen cast
-        and has stopped changing.
-
-        The looks go through the one frame source and read loop (``backends.readings``). On
-        the timeout the last frame is saved (the game's home goes with the game, so to the
-        temporary folder) and the message names it with what the reader said of it: a start
-        that fails only now and then is understood from that picture.
-        """
-        from ..vision import Reader
-        self.remote = MutterBackend(self.xvfb.bus)
-        screen = self.remote.screen()
-
-        desktop = self.xvfb if isinstance(self.xvfb, Desktop) else None
-
-        def alive() -> None:
-            if desktop is not None:
-                desktop.clear_view()
-            if self.proc.poll() is not None:
-                raise DesktopError(f"gnome-mines exited at start (code {self.proc.returncode}); "
-                                   f"log: {self.log_tail()}")
-        # A reader of GNOME Mines only: a frame of the window still being drawn was now and
-        # then read as another game (a lattice of cells is all xdemineur's locator needs; seen
-        # once in 16 runs at load ~6), and this start waits for this game's board alone.
-        wait_for_game(FrameSource(screen, screen.rect), Reader(game=self.profile).read,
-                      chooser=self.level is None, timeout=self.timeout, alive=alive,
-                      log=self.log_tail)
-        # Keys go on through this session; its screen cast would only cost mutter a repaint
-        # of the whole monitor for every frame while the bot plays.
-        self.remote.session.stop_frames()
+        """Native Wayland: until the board (or the level chooser) shows (``await_native``)."""
+        self.remote = await_native(self, chooser=self.level is None)
         if self.custom is not None:
             self._start_custom()
 
@@ -240,12 +218,6 @@ class GnomeMines(PrivateGame):
         time.sleep(0.4)
         self.key("alt+p")
         time.sleep(0.3)
-
-    def stop(self) -> None:
-        remote, self.remote = self.remote, None
-        if remote is not None:
-            remote.close()
-        super().stop()
 
     # -- conveniences over the window ---------------------------------------------------
     def focus(self) -> None:
@@ -296,9 +268,53 @@ class GnomeMines(PrivateGame):
                 time.sleep(0.02)
 
 
+def await_native(game: PrivateGame, chooser: bool = False) -> MutterBackend | WlrootsBackend:
+    """Native Wayland: the desktop's own backend (mutter's screen cast, or wlroots' screen
+    copies), once ``game``'s board (or, with ``chooser``, its level chooser) is on the screen
+    and has stopped changing. Keys to the game go through it afterwards.
+
+    The looks go through the one frame source and read loop (``backends.readings``). On the
+    timeout the last frame is saved (the game's home goes with the game, so to the temporary
+    folder) and the message names it with what the reader said of it: a start that fails only
+    now and then is understood from that picture.
+    """
+    from ..vision import Reader
+    remote = open_backend(env=game.xvfb.env())
+    if not isinstance(remote, MutterBackend | WlrootsBackend):
+        remote.close()
+        raise DesktopError(f"{game.xvfb} is no native Wayland desktop minebot plays")
+    desktop = game.xvfb if isinstance(game.xvfb, Desktop) else None
+    proc = game.proc
+    assert proc is not None
+
+    def alive() -> None:
+        if desktop is not None:
+            desktop.clear_view()
+        if proc.poll() is not None:
+            raise DesktopError(f"{game.package} exited at start (code {proc.returncode}); "
+                               f"log: {game.log_tail()}")
+    try:
+        screen = remote.screen()
+        # A reader of this game only: a frame of the window still being drawn was now and
+        # then read as another game (a lattice of cells is all xdemineur's locator needs; seen
+        # once in 16 runs at load ~6), and this start waits for this game's board alone.
+        wait_for_game(FrameSource(screen, screen.rect), Reader(game=game.profile).read,
+                      chooser=chooser, timeout=game.timeout, alive=alive, log=game.log_tail,
+                      name=games.get(game.profile).title)
+    except BaseException:
+        remote.close()
+        raise
+    # Keys go on through this session; its screen cast would only cost mutter a repaint
+    # of the whole monitor for every frame while the bot plays.
+    if isinstance(remote, MutterBackend):
+        remote.session.stop_frames()
+    return remote
+
+
 def wait_for_game(frames, read: Callable[[np.ndarray], object], *, chooser: bool,
                   timeout: float, alive: Callable[[], None] = lambda: None,
-                  every: float = 0.15, log: Callable[[], str] = lambda: "") -> None:
+                  every: float = 0.15, log: Callable[[], str] = lambda: "",
+                  name: str = "GNOME Mines") -> None:
     """Until two looks ``every`` seconds apart show the game (a board ``read`` reads, or with
     ``chooser`` the level chooser) on the same pixels: it is up and has stopped drawing.
 
@@ -335,7 +351,7 @@ def wait_for_game(frames, read: Callable[[np.ndarray], object], *, chooser: bool
         last = seen.frame if found else None
         if time.monotonic() > deadline:
             tail = log()
-            raise DesktopError(f"no GNOME Mines board on the screen within {timeout:g} s: "
+            raise DesktopError(f"no {name} board on the screen within {timeout:g} s: "
                                f"{start_failure(seen, found)}"
                                + (f"; the game's log: {tail}" if tail else ""))
 

@@ -14,11 +14,15 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import games
 from ..backends.x11.window import X11, WindowInfo, find_game_window
 from ..errors import DesktopError
 from .xvfb import stop_process_group
+
+if TYPE_CHECKING:   # pragma: no cover
+    from ..backends.backend import Backend
 
 
 def check_choice(what: str, value, choices) -> None:
@@ -57,6 +61,9 @@ class PrivateGame:
         self.window: WindowInfo | None = None
         self.home: Path | None = None
         self._x: X11 | None = None
+        # On a native Wayland desktop (no X display): the desktop's backend, which waited
+        # for the game to show and sends it keys (``mines.await_native``).
+        self.remote: "Backend | None" = None
 
     # -- what subclasses say --------------------------------------------------------------
     def argv(self) -> list[str]:
@@ -138,6 +145,9 @@ class PrivateGame:
 
     def stop(self) -> None:
         """End exactly the processes this game started. Safe to call twice."""
+        remote, self.remote = self.remote, None
+        if remote is not None:
+            remote.close()
         proc, self.proc = self.proc, None
         stop_process_group(proc)
         if self._x is not None:

@@ -14,7 +14,8 @@ XWayland, whose root window reads black, so only window grabs work there), ``mut
 (headless GNOME compositor with XWayland, PipeWire and WirePlumber on a private session bus),
 ``gnome-wayland`` (the same mutter without XWayland: the game is a native Wayland client, seen
 and played only through mutter's ScreenCast and RemoteDesktop D-Bus APIs), and
-``gnome-shell-wayland`` (real GNOME Shell in place of bare mutter, played the same way).
+``gnome-shell-wayland`` (real GNOME Shell in place of bare mutter, played the same way), and
+``sway`` (headless sway, the game a native Wayland client played through the wlroots protocols).
 """
 
 from __future__ import annotations
@@ -29,12 +30,17 @@ from pathlib import Path
 
 from ..backends.mutter.dbus import Bus, has_mutter, leave_overview
 from ..backends.mutter.session import MutterSession
+from ..backends.wlroots.backend import offers_wlroots
+from ..backends.wlroots.client import Connection
+from ..backends.wlroots.devices import VirtualKeyboard
+from ..backends.wlroots.protocol import WL_SEAT
 from ..backends.x11.window import X11, open_display
 from ..errors import DesktopError
+from .cursor import write_blank_theme
 from .xvfb import Xvfb, die_with_parent, stop_process_group
 
 DESKTOPS = ("xvfb", "openbox", "metacity", "weston", "mutter", "gnome-wayland",
-            "gnome-shell-wayland")
+            "gnome-shell-wayland", "sway")
 NO_SERVICES_BUS = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
 <busconfig>
@@ -90,6 +96,9 @@ class Desktop:
     programs, ``start()``/``stop()`` (idempotent) and a context manager."""
 
     kind = "?"
+
+    cursor_theme: str | None = None
+    """The cursor theme the desktop's programs are to use (None: their own)."""
 
     def clear_view(self) -> None:
         """Close whatever the desktop shows over its windows (GNOME Shell's overview), so a
@@ -487,6 +496,122 @@ class GnomeShellWaylandDesktop(GnomeWaylandDesktop):
         self._overview_closed()
 
 
+SWAY_CONFIG = """# minebot's private headless sway: one virtual output, no X server, no key bindings.
+output HEADLESS-1 resolution {width}x{height} position 0 0
+xwayland disable
+# Every window floats at the size it asks for, as on the other test desktops (tiling would
+# stretch the game over the whole output).
+for_window [app_id=".*"] floating enable
+focus_follows_mouse no
+# Transparent cursors (``sandbox.cursor``): a headless output draws the cursor into every screen
+# copy, a real output's hardware cursor is in none.
+seat * xcursor_theme {cursor_theme} 24
+"""
+"""sway's config for the ``sway`` desktop (the output's size filled in)."""
+
+SWAY_USER = 65534
+"""The user sway runs as when we are root (``nobody``): sway refuses to run as root."""
+
+
+class SwayDesktop(Desktop):
+    """Headless sway (``WLR_BACKENDS=headless``, software rendering, no input devices) with one
+    virtual output of ``width`` x ``height``, its own config, runtime folder (Wayland socket)
+    and IPC socket (``SWAYSOCK``), and transparent cursors (``sandbox.cursor``: a headless
+    output would draw the cursor into every screen copy). The game is a native Wayland client;
+    there is no X display.
+
+    sway will not run as root: when we are root it runs as ``nobody`` (``setpriv``), in a home
+    of its own that user owns; root's clients (the game, minebot) may still use its sockets.
+    """
+
+    kind = "sway"
+
+    @property
+    def runtime(self) -> Path:
+        assert self.home is not None
+        return self.home / "runtime"
+
+    @property
+    def ipc(self) -> Path:
+        return self.runtime / "sway-ipc.sock"
+
+    socket: str | None = None
+    """The Wayland socket's name in ``runtime`` (sway picks it; read once it exists)."""
+
+    def env(self, base: dict | None = None) -> dict:
+        assert self.socket is not None
+        env = dict(os.environ if base is None else base)
+        for var in ("DISPLAY", "XAUTHORITY", "WAYLAND_SOCKET"):
+            env.pop(var, None)
+        env.update({"XDG_RUNTIME_DIR": str(self.runtime), "WAYLAND_DISPLAY": self.socket,
+                    "SWAYSOCK": str(self.ipc), "XDG_CURRENT_DESKTOP": "sway",
+                    "GDK_BACKEND": "wayland", "QT_QPA_PLATFORM": "wayland",
+                    "XCURSOR_PATH": str(self.icons), "XCURSOR_THEME": self.cursor_theme or "",
+                    "XCURSOR_SIZE": "24"})
+        return env
+
+    @property
+    def icons(self) -> Path:
+        assert self.home is not None
+        return self.home / "icons"
+
+    def start(self) -> "SwayDesktop":
+        exe = self._need("sway", "sway")
+        home = self._home()
+        self.runtime.mkdir(mode=0o700)
+        self.cursor_theme = write_blank_theme(self.icons)
+        config = home / "sway.config"
+        config.write_text(SWAY_CONFIG.format(width=self.width, height=self.height,
+                                             cursor_theme=self.cursor_theme))
+        argv = [exe, "-c", str(config)]
+        if os.geteuid() == 0:
+            for path in (home, self.runtime):
+                os.chown(path, SWAY_USER, SWAY_USER)
+            home.chmod(0o755)
+            argv = [self._need("setpriv", "util-linux"), f"--reuid={SWAY_USER}",
+                    f"--regid={SWAY_USER}", "--clear-groups", "--pdeathsig=TERM", "--", *argv]
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("DISPLAY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET", "SWAYSOCK",
+                            "DBUS_SESSION_BUS_ADDRESS", "XAUTHORITY")}
+        env.update({"HOME": str(home), "XDG_RUNTIME_DIR": str(self.runtime),
+                    "XDG_CONFIG_HOME": str(home / "config"), "SWAYSOCK": str(self.ipc),
+                    "XCURSOR_PATH": str(self.icons),
+                    "WLR_BACKENDS": "headless", "WLR_LIBINPUT_NO_DEVICES": "1",
+                    "WLR_RENDERER": "pixman"})
+        log = home / "sway.log"
+        self._procs.append(_spawn(argv, env, log, home))
+        self.socket = self._await(log, self._ready, "offered no Wayland socket and IPC")
+        self._hold_keyboard()
+        return self
+
+    seat: Connection | None = None
+    """A connection holding a virtual keyboard for the desktop's life. The headless seat has no
+    input devices: a window that maps then binds no keyboard, and gets one only when the seat
+    gains a keyboard, after a round trip of its own; the first keys a bot's new keyboard sent
+    were lost so (1 run in 4). A user's desktop has a keyboard: so has this one."""
+
+    def _hold_keyboard(self) -> None:
+        self.seat = Connection(self.env())
+        VirtualKeyboard(self.seat, self.seat.bind(WL_SEAT, 1))
+        self.seat.roundtrip()
+
+    def _ready(self) -> str | None:
+        """The Wayland socket's name once it and the IPC socket exist and the compositor
+        answers with the wlroots protocols."""
+        socks = sorted(p.name for p in self.runtime.glob("wayland-*") if p.suffix != ".lock")
+        if not socks or not self.ipc.exists():
+            return None
+        env = {"XDG_RUNTIME_DIR": str(self.runtime), "WAYLAND_DISPLAY": socks[0]}
+        return socks[0] if offers_wlroots(env) else None
+
+    def stop(self) -> None:
+        seat, self.seat = self.seat, None
+        if seat is not None:
+            seat.close()
+        super().stop()
+        self.socket = self.cursor_theme = None
+
+
 def open_desktop(kind: str, width: int = 1600, height: int = 1024) -> Desktop:
     """A not yet started desktop of ``kind`` (one of ``DESKTOPS``); use it as a context manager."""
     if kind in ("xvfb", "openbox", "metacity"):
@@ -499,6 +624,8 @@ def open_desktop(kind: str, width: int = 1600, height: int = 1024) -> Desktop:
         return GnomeWaylandDesktop(width, height)
     if kind == "gnome-shell-wayland":
         return GnomeShellWaylandDesktop(width, height)
+    if kind == "sway":
+        return SwayDesktop(width, height)
     raise DesktopError(f"unknown desktop {kind!r}: expected one of {', '.join(DESKTOPS)}")
 
 
@@ -508,7 +635,8 @@ def available(kind: str) -> bool:
             "metacity": ["Xvfb", "metacity", "dbus-run-session"], "weston": ["weston", "Xwayland"],
             "mutter": ["mutter", "Xwayland", "pipewire", "wireplumber", "dbus-daemon"],
             "gnome-wayland": ["mutter", "pipewire", "wireplumber", "dbus-daemon"],
-            "gnome-shell-wayland": ["gnome-shell", "pipewire", "wireplumber", "dbus-daemon"]}
+            "gnome-shell-wayland": ["gnome-shell", "pipewire", "wireplumber", "dbus-daemon"],
+            "sway": ["sway"] + (["setpriv"] if os.geteuid() == 0 else [])}
     if kind in ("gnome-wayland", "gnome-shell-wayland") and not _gst_pipewire():
         return False
     return all(shutil.which(e) for e in exes[kind])

@@ -24,6 +24,7 @@ class MutterBackend:
     wm = "Mutter"
     x11: X11 | None = None
     lists_windows = False
+    window_list = None   # GNOME on Wayland lists no windows to clients
     hover_grace = 0.5
     """Seconds a clicked cell may show the hover look before its result: the motion, the
     press and the new frame each pass through mutter's main loop, which a loaded machine

@@ -42,6 +42,9 @@ class MonitorCapture:
         self._laid: tuple[int, np.ndarray] | None = None   # (area frame count, composite)
         self.can_focus = True   # False once mutter refused an area cast
 
+    frame_clocked = False
+    """A grab crops the newest frame of the stream: no wait."""
+
     @property
     def area(self) -> Rect | None:
         """The focused area (stream pixels), or None: the whole monitor."""

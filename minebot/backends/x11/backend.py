@@ -18,6 +18,7 @@ class X11Backend:
     """X11 or XWayland (``name``): window grabs, XTEST input, focus through the WM."""
 
     lists_windows = True
+    window_list = None   # the X server itself lists the windows (``x11``)
     hover_grace = HOVER_GRACE
     drops_clicks = False   # XTEST input reaches the server, in order
 
