@@ -21,6 +21,7 @@ from ..errors import BadInputError, Interrupted, MinebotError
 from ..game.live import LiveGame
 from ..game.replay import Recording
 from ..games import DEFAULT
+from ..games.gnome_mines.profile import STYLES, THEMES
 from ..games.interfaces import UIS, ui_for
 from ..outputs import check_file, check_folder, write_failed
 from .bench import add_solver_option, solver_options
@@ -46,8 +47,12 @@ the game a native Wayland client.""")
                         "and Hard 30x16/99")
     p.add_argument("--beginner", type=int, default=3, metavar="N", help="beginner games (default 3)")
     p.add_argument("--expert", type=int, default=1, metavar="N", help="expert games (default 1)")
-    p.add_argument("--theme", default="bgcolors", choices=("bgcolors", "default", "classic"),
-                   help="GNOME Mines theme (default %(default)s; KMines plays its Classic theme)")
+    p.add_argument("--theme", default="bgcolors", choices=THEMES,
+                   help="GNOME Mines theme (default %(default)s; modern from GNOME Mines 49 on; "
+                        "KMines plays its Classic theme)")
+    p.add_argument("--style", default="light", choices=STYLES,
+                   help="the private GNOME Mines' colour scheme (default %(default)s; GNOME "
+                        "Mines 49 and later follow the desktop's dark style)")
     p.add_argument("--window", default="1290x760", metavar="WxH",
                    help="game window size in pixels (default %(default)s; smallest 590x460)")
     p.add_argument("--out", default="minebot-output", help="output folder (default %(default)s)")
@@ -133,9 +138,10 @@ def run(args: argparse.Namespace) -> int:
             first = "beginner" if args.beginner else "expert"
             if args.game == "gnome-mines":
                 mines = stack.enter_context(GnomeMines(display, theme=args.theme, window=window,
-                                                       level=first, font=args.font))
-                print(f"demo: private GNOME Mines ({args.theme}, window {window[0]}x{window[1]})",
-                      flush=True)
+                                                       level=first, font=args.font,
+                                                       style=args.style))
+                print(f"demo: private GNOME Mines ({args.theme}, {args.style}, "
+                      f"window {window[0]}x{window[1]})", flush=True)
             solver = Solver(**solver_settings)
             previous = None     # the clone of the level before
             try:

@@ -33,16 +33,13 @@ from ..backends.x11.window import WindowInfo
 from ..board import GameState
 from ..errors import DesktopError, MinebotError, NoGameError
 from ..game.saved_frames import save_frame
+from ..games.gnome_mines.profile import STYLES, THEMES
 from .fonts import fontconfig_file
 from .private_game import PrivateGame, check_choice, check_custom
 from .session import NO_SERVICES_BUS, Desktop
 from .xvfb import Xvfb
 
 GNOME_MINES = "/usr/games/gnome-mines"
-THEMES = ("bgcolors", "default", "classic", "modern")
-"""Every theme of every version; "modern" exists from GNOME Mines 49 on (``themes_of``)."""
-STYLES = ("light", "dark")
-"""The desktop's colour scheme, which GNOME Mines follows from 49 on (libadwaita)."""
 LEVEL_FLAGS = {"beginner": "--small", "intermediate": "--medium", "expert": "--big"}
 MIN_WINDOW = (590, 460)
 """The smallest X window GNOME Mines 40.1 allows (settings 580x404)."""

@@ -16,6 +16,11 @@ from ..profile import CounterKind, GameProfile, GridGeometry, GridKind, WindowMa
 GTK4_CLASS = "org.gnome.Mines"
 """The X window class from 48 on (GTK 4), whose dialogs may come late or inside the window."""
 
+THEMES = ("bgcolors", "default", "classic", "modern")
+"""Every theme of every version; "modern" exists from GNOME Mines 49 on."""
+STYLES = ("light", "dark")
+"""The desktop's colour scheme, which GNOME Mines follows from 49 on (libadwaita)."""
+
 WINDOW = WindowMatch(title="Mines", wm_class=("gnome-mines", GTK4_CLASS))
 
 PROFILE = GameProfile(
