@@ -229,8 +229,9 @@ class GnomeMinesUI(GameUI):
     @staticmethod
     def _may_hide_dialogs(live: GameHost) -> bool:
         """Whether a dialog of this game may be on screen with no window list showing it: on
-        Wayland, and for GNOME Mines 48 and later (told by its window class) on X11."""
-        return live.x11 is None or (live.window is not None and GTK4_CLASS in live.window.wm_class)
+        Wayland, for GNOME Mines 48 and later (told by its window class) on X11, and where the
+        game's window is not known (the whole screen is read)."""
+        return live.x11 is None or live.window is None or GTK4_CLASS in live.window.wm_class
 
     def _await_win_dialog(self, live: GameHost) -> None:
         """After a win, give "Congratulations!" the time to show (and close it) before a key
