@@ -33,7 +33,7 @@ from minebot.backends.x11.window import Rect
 from minebot.board import Board, Cell, GameState
 from minebot.errors import DesktopError
 from minebot.games.gnome_mines.profile import custom_mines_roundtrip
-from minebot.sandbox.mines import GnomeMines
+from minebot.sandbox.mines import GnomeMines, installed_version, themes_of
 from minebot.sandbox.xvfb import Xvfb
 
 # bgcolors palette (RGB) from the theme's SVGs, measured on screen.
@@ -230,8 +230,14 @@ class _Retry(Exception):
 class Recorder:
     """Plays scenarios and writes PNG + JSON pairs into ``out``."""
 
-    def __init__(self, out: Path, seed: int = 1) -> None:
+    def __init__(self, out: Path, seed: int = 1, style: str = "light") -> None:
         self.out = out
+        self.style = style
+        version = installed_version() or (40, 1)
+        self.version = ".".join(map(str, version))
+        # 40.1's light frames keep their old names; newer versions and styles say theirs
+        self.tag = "" if version < (48,) and style == "light" else f"-gm{version[0]}" + (
+            "-dark" if style == "dark" else "")
         self.rng = random.Random(seed)
         self.written: list[Path] = []
         from minebot.solver import Solver
@@ -242,18 +248,19 @@ class Recorder:
                         extra: dict | None = None, full_screen: bool = False) -> None:
         """Capture the current position in every theme (bgcolors last, as played)."""
         import cv2
-        for theme in ("default", "classic", "bgcolors"):
+        themes = [t for t in themes_of() if t != "bgcolors"] + ["bgcolors"]
+        for theme in themes:
             before = play.frame()
             play.game.set_theme(theme)
             play.settle(before, timeout=0.7)
             play.park()
             frame = play.screen.grab() if full_screen else play.frame()
             rect = play.game.window.rect
-            stem = f"{theme}-{name}-{phase}"
+            stem = f"{theme}{self.tag}-{name}-{phase}"
             path = self.out / f"{stem}.png"
             cv2.imwrite(str(path), frame, [cv2.IMWRITE_PNG_COMPRESSION, 9])
             meta = {
-                "game": "gnome-mines 40.1", "theme": theme, "cols": play.cols, "rows": play.rows,
+                "game": f"gnome-mines {self.version}", "theme": theme, "style": self.style, "cols": play.cols, "rows": play.rows,
                 "mines": play.mines, "phase": phase,
                 "window": [rect.width, rect.height],
                 "window_rect_on_screen": [rect.left, rect.top, rect.width, rect.height],
@@ -311,7 +318,8 @@ class Recorder:
         if custom and custom_mines_roundtrip(rows, cols, mines) != mines:
             raise DesktopError(f"{mines} mines on {cols}x{rows} would become "
                                f"{custom_mines_roundtrip(rows, cols, mines)} in GNOME Mines' dialog")
-        with GnomeMines(xvfb, theme="bgcolors", window=window, level=level, custom=custom) as game, \
+        with GnomeMines(xvfb, theme="bgcolors", window=window, level=level, custom=custom,
+                        style=self.style) as game, \
                 Screen(xvfb.display) as screen:
             if full_screen_at:
                 game.move_resize(*full_screen_at)
@@ -376,7 +384,7 @@ class Recorder:
         lv = LEVELS[level]
         for attempt in range(tries):
             print(f"won {name}: attempt {attempt + 1}", flush=True)
-            with GnomeMines(xvfb, theme="bgcolors", window=window, level=level) as game, \
+            with GnomeMines(xvfb, theme="bgcolors", window=window, level=level, style=self.style) as game, \
                     Screen(xvfb.display) as screen:
                 play = Play(game, screen, lv.rows, lv.cols, lv.mines, pointer=Pointer(xvfb.display))
                 play.park()
@@ -411,12 +419,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default="fixtures/gnome-mines", help="folder for PNG + JSON")
     parser.add_argument("--seed", type=int, default=1, help="seed for the recorder's random marks")
     parser.add_argument("--only", nargs="*", help="scenario names to record (default all, plus won)")
+    parser.add_argument("--style", default="light", choices=("light", "dark"),
+                        help="the game's colour scheme (GNOME Mines 49 and later follow it)")
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     from minebot.sandbox.xvfb import exit_on_sigterm
     exit_on_sigterm()
-    rec = Recorder(out, args.seed)
+    rec = Recorder(out, args.seed, args.style)
     wanted = set(args.only or [])
     with Xvfb(1920, 1080) as xvfb:
         for name, rows, cols, mines, window, level in SCENARIOS:

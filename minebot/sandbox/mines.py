@@ -178,6 +178,10 @@ class GnomeMines(PrivateGame):
             env["FONTCONFIG_FILE"] = str(fontconfig_file(self.font, self.home / "fontconfig"))
         if self.scale != 1:
             env["GDK_SCALE"] = str(self.scale)
+        if self.style == "dark":
+            # libadwaita's own switch besides the desktop setting written to the keyfile (which
+            # it reads only where GSettings is its settings' source)
+            env["ADW_DEBUG_COLOR_SCHEME"] = "prefer-dark"
         return env
 
     # -- life cycle ---------------------------------------------------------------------
