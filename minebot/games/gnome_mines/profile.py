@@ -1,4 +1,5 @@
-"""GNOME Mines (Debian 12's 40.1, the game minebot was first written for; Debian 13's 48.1).
+"""GNOME Mines (Debian 12's 40.1, the game minebot was first written for; Debian 13's 48.1;
+Debian testing's 50, whose fourth theme "modern" has its own looks).
 
 Window: title "Mines", class ``gnome-mines`` (40.1) or ``org.gnome.Mines`` (48 and later, whose
 1x1 unmapped helper window keeps the class ``gnome-mines``: only viewable windows count). Separate rounded tiles on the window's
@@ -28,7 +29,8 @@ PROFILE = GameProfile(
     title="GNOME Mines",
     window=WINDOW,
     grid=GridGeometry(GridKind.TILES, pitch=None, line=0, min_cols=4, min_rows=4),
-    templates=("gnome-mines-default", "gnome-mines-classic", "gnome-mines-bgcolors"),
+    templates=("gnome-mines-default", "gnome-mines-classic", "gnome-mines-bgcolors",
+               "gnome-mines-modern"),
     rules=Rules.ZERO,
     counter=CounterKind.FLAGS_OF_TOTAL,
 )
