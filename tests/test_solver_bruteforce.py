@@ -261,3 +261,25 @@ def test_any_certain_safe_agrees_with_the_backbone():
             cons = build_constraints(board, mines)
             result = analyse(board, mines)
             assert any_certain_safe(cons) == any(c in cons.index for c in result.safe)
+
+
+def test_backbone_mine_range_lies_within_the_layouts_and_settles_the_background():
+    """The backbone search's fewest and most frontier mines are mine counts of real layouts,
+    and the background's certainty worked out from them is the one a fresh SAT call finds."""
+    from minebot.solver.analysis import background_certainty
+    from minebot.solver.backbone import backbone_search
+    rng = np.random.default_rng(123)
+    settled = 0
+    for _ in range(300):
+        board, _ = random_position(rng, max_unknown=14)
+        cons = build_constraints(board, board.mines)
+        found = backbone_search(cons)
+        if found is None or not cons.frontier_size:
+            continue
+        unknown, layouts = brute_force(board, board.mines)
+        frontier = [unknown.index(cell) for cell in cons.cells]
+        per_layout = layouts[:, frontier].sum(axis=1)
+        assert per_layout.min() <= found.fewest <= found.most <= per_layout.max()
+        assert background_certainty(cons, found) == background_certainty(cons)
+        settled += background_certainty(cons) is not None
+    assert settled > 0      # the positions include backgrounds the total settles
