@@ -283,3 +283,20 @@ def test_backbone_mine_range_lies_within_the_layouts_and_settles_the_background(
         assert background_certainty(cons, found) == background_certainty(cons)
         settled += background_certainty(cons) is not None
     assert settled > 0      # the positions include backgrounds the total settles
+
+
+def test_cells_proved_safe_by_pairs_of_numbers_are_safe_in_every_layout():
+    """The look-ahead's shortcut (pair_rules) may miss safe cells but never name a mine, and it
+    finds the cells plain enumeration shows a lone number or a pair proves."""
+    from minebot.solver.pair_rules import pair_safe_cells, two_certain_safe
+    found = 0
+    positions = enumerated_positions(7)
+    for _ in range(300):
+        _board, cons, _counts, unknown, layouts = next(positions)
+        column = {cell: unknown.index(cell) for cell in cons.cells}
+        safe = pair_safe_cells(cons)
+        for v in safe:
+            assert not layouts[:, column[cons.cells[v]]].any(), (cons.cells[v], _board)
+        assert two_certain_safe(cons) == (len(safe) >= 2)
+        found += len(safe)
+    assert found > 50
