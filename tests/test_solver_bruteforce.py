@@ -300,3 +300,26 @@ def test_cells_proved_safe_by_pairs_of_numbers_are_safe_in_every_layout():
         assert two_certain_safe(cons) == (len(safe) >= 2)
         found += len(safe)
     assert found > 50
+
+
+def test_pairs_a_reveal_changed_find_what_all_pairs_find():
+    """After a reveal, the pairs with a changed number (Reveal.changed) find every cell the
+    pairs of all numbers find, when the position before had none: the look-ahead's case."""
+    from minebot.solver.pair_rules import pair_safe_cells
+    compared = found = 0
+    positions = enumerated_positions(11)
+    while compared < 400:
+        _board, cons, _counts, _unknown, _layouts = next(positions)
+        if pair_safe_cells(cons):
+            continue
+        for cell in cons.cells + cons.background[:2]:
+            reveal = Reveal(cons, cell)
+            for value in range(9):
+                nxt = reveal.show(value)
+                if nxt is None:
+                    continue
+                everything = pair_safe_cells(nxt)
+                assert pair_safe_cells(nxt, among=reveal.changed) == everything, (cell, value, _board)
+                compared += 1
+                found += bool(everything)
+    assert found > 20

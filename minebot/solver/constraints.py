@@ -167,6 +167,8 @@ class Reveal:
         seen: dict[tuple[int, ...], int] = {}
         old_cells = cons.cells
         self.possible = True
+        changed: list[int] = []       # numbers that lost the cell, then the new number
+        guessed = cons.index.get(cell)
         for number in cons.numbers:
             vs = tuple(sorted(index[x] for x in (old_cells[v] for v in number.vars) if x != cell))
             if len(vs) < number.need:
@@ -181,6 +183,8 @@ class Reveal:
                     return
                 continue
             seen[vs] = number.need
+            if guessed in number.vars:
+                changed.append(len(numbers))
             numbers.append(Number(number.cell, vs, number.need))
         vs = tuple(sorted(index[x] for x in unknown_nbrs))
         # The new number: the same cells as an old one need the same count (and add nothing);
@@ -188,8 +192,12 @@ class Reveal:
         self.new_vars = vs
         self.same_as = seen.get(vs) if vs else 0
         if vs and self.same_as is None:
+            changed.append(len(numbers))
             numbers.append(Number(cell, vs, 0))
         self.numbers = numbers
+        # Only these numbers differ from the position before (the others kept their cells and
+        # needs): what a rule over pairs of numbers can newly prove involves one of them.
+        self.changed = tuple(changed)
         self.components = _split(len(cells), numbers)
         background.discard(cell)
         background.difference_update(fresh)
