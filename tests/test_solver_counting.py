@@ -29,6 +29,18 @@ def test_packing_keeps_every_coefficient():
             assert got == coeffs and all(type(x) is int for x in got)
 
 
+def test_unpacking_many_at_once_is_unpacking_each():
+    from minebot.solver.counting import field_bits, unpack, unpack_many
+    for n in (3, 62, 63, 140):
+        bits = field_bits(n)
+        small = [sum((k * 7 + j) << (bits * k) for k in range(n + 1)) for j in range(5)]
+        wide = [sum(((1 << n) - 1 - k) << (bits * k) for k in range(n + 1))]
+        for values in (small, small + wide, wide + small, [0, 0], []):
+            got = unpack_many(values, n + 1, bits)
+            assert got == [unpack(v, n + 1, bits) for v in values]
+            assert all(type(x) is int for row in got for x in row)
+
+
 def test_large_components_match_a_plain_enumeration_of_their_totals():
     # Chains of 1s along a revealed row: each component count is a Fibonacci-like number that
     # a simple transfer-matrix recurrence gives independently.

@@ -144,6 +144,21 @@ def unpack(value: int, fields: int, bits: int) -> list[int]:
     return [int.from_bytes(raw[k * size:(k + 1) * size], "little") for k in range(fields)]
 
 
+def unpack_many(values: list[int], fields: int, bits: int) -> list[list[int]]:
+    """``[unpack(v, fields, bits) for v in values]`` with one numpy pass over all of them: the
+    backward pass unpacks one polynomial per cell, and numpy's cost per call was most of it."""
+    if not values:
+        return []
+    size = bits // 8
+    raw = b"".join([v.to_bytes(fields * size, "little") for v in values])
+    if bits == 64:
+        return np.frombuffer(raw, dtype="<u8").reshape(len(values), fields).tolist()
+    table = np.frombuffer(raw, dtype=np.uint8).reshape(len(values) * fields, size)
+    if not table[:, 8:].any():
+        return np.ascontiguousarray(table[:, :8]).view("<u8").reshape(len(values), fields).tolist()
+    return [unpack(v, fields, bits) for v in values]
+
+
 def count_component(cells: list[int], numbers: list[tuple[tuple[int, ...], int]]) -> ComponentCounts | None:
     """Count the layouts of one component; None when it has none.
 
@@ -262,7 +277,7 @@ def backward_pass(links, n: int, bits: int, forward=None) -> tuple[list[dict], l
     of prefix(x) * x * suffix(x) (else empty). The counting needs the counts, the layout sampler
     (``sampling.py``) the completions."""
     completions: list[dict] = [{}] * n + [{(): 1}]
-    mine_counts: list[list[int]] = [[]] * n
+    packed = [0] * n
     backward = completions[n]
     for i in range(n - 1, -1, -1):
         prev: dict[tuple, int] = {}
@@ -276,9 +291,9 @@ def backward_pass(links, n: int, bits: int, forward=None) -> tuple[list[dict], l
             poly = b0 + (b1 << bits)
             if poly:
                 prev[state] = poly
-        if fwd is not None:
-            mine_counts[i] = unpack(acc << bits, n + 1, bits)
+        packed[i] = acc << bits
         completions[i] = backward = prev
+    mine_counts = unpack_many(packed, n + 1, bits) if forward is not None else [[]] * n
     return completions, mine_counts
 
 
