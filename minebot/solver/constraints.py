@@ -31,10 +31,18 @@ class Number:
 
 @dataclass
 class Component:
-    """Frontier variables linked through shared numbers, with the numbers over them."""
+    """Frontier variables linked through shared numbers, with the numbers over them.
+
+    ``shape`` and ``counted`` are the counting's caches (``probability.CountCache``): the
+    numbers' cells in a canonical order, and the counts found for each tuple of needs. A
+    component's variables and its numbers' variables never change once it is made (a
+    ``Reveal`` shares its components among the values it tries, only needs differ), so
+    they stay valid for as long as the component lives."""
 
     vars: list[int]
     numbers: list[int]          # indices into Constraints.numbers
+    shape: tuple | None = field(default=None, compare=False, repr=False)
+    counted: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass

@@ -15,7 +15,7 @@ from functools import lru_cache
 from math import comb
 from operator import mul
 
-from .constraints import Constraints
+from .constraints import Component, Constraints
 from .counting import ComponentCounts, convolve, count_component
 
 
@@ -68,11 +68,25 @@ class CountCache:
         self.data: dict[tuple, ComponentCounts | None] = {}
         self._cells: dict[tuple, list] = {}
 
-    def get(self, cons: Constraints, comp) -> ComponentCounts | None:
+    def get(self, cons: Constraints, comp: Component) -> ComponentCounts | None:
+        every = cons.numbers
+        needs = tuple([every[j].need for j in comp.numbers])
+        if needs in comp.counted:       # this very component, counted with these needs
+            return comp.counted[needs]
+        found = self._get(cons, comp)
+        comp.counted[needs] = found
+        return found
+
+    def _get(self, cons: Constraints, comp: Component) -> ComponentCounts | None:
         every = cons.numbers
         cells = cons.cells
         numbers = [(every[j].vars, every[j].need) for j in comp.numbers]
-        key = tuple(sorted([(tuple([cells[v] for v in vs]), need) for vs, need in numbers]))
+        if comp.shape is None:
+            # The numbers by their cells (no two alike: numbers over the same cells are one).
+            keyed = sorted((tuple([cells[v] for v in vs]), t) for t, (vs, _) in enumerate(numbers))
+            comp.shape = (tuple(k for k, _ in keyed), tuple(t for _, t in keyed))
+        shape, order = comp.shape
+        key = (shape, tuple([numbers[t][1] for t in order]))
         if key in self.data:
             hit = self.data[key]
             if hit is None:
