@@ -323,3 +323,29 @@ def test_pairs_a_reveal_changed_find_what_all_pairs_find():
                 compared += 1
                 found += bool(everything)
     assert found > 20
+
+
+def test_components_are_the_cells_linked_through_shared_numbers():
+    """Each component is one connected group of the cells-and-numbers graph (found here by a
+    plain search), listed by its first cell, with its cells and numbers in order."""
+    positions = enumerated_positions(21)
+    for _ in range(200):
+        _board, cons, _counts, _unknown, _layouts = next(positions)
+        holders: dict[int, list[int]] = {}
+        for j, number in enumerate(cons.numbers):
+            for v in number.vars:
+                holders.setdefault(v, []).append(j)
+        expect, seen = [], set()
+        for start in range(cons.frontier_size):
+            if start in seen:
+                continue
+            group, todo = {start}, [start]
+            while todo:
+                for j in holders.get(todo.pop(), []):
+                    for w in cons.numbers[j].vars:
+                        if w not in group:
+                            group.add(w)
+                            todo.append(w)
+            seen |= group
+            expect.append((sorted(group), [j for j, n in enumerate(cons.numbers) if n.vars[0] in group]))
+        assert [(c.vars, c.numbers) for c in cons.components] == expect

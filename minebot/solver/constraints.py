@@ -126,26 +126,34 @@ def build_constraints(board: Board, mines: int | None = None) -> Constraints:
 
 
 def _split(n_vars: int, numbers: list[Number]) -> list[Component]:
-    """Union-find over variables that share a number."""
+    """Union-find over variables that share a number (the finds written out: this runs for
+    every position the solver and its look-ahead see)."""
     parent = list(range(n_vars))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
     for number in numbers:
-        root = find(number.vars[0])
-        for v in number.vars[1:]:
-            other = find(v)
-            if other != root:
-                parent[other] = root
-    groups: dict[int, Component] = {}
+        vs = number.vars
+        root = vs[0]
+        while parent[root] != root:
+            parent[root] = root = parent[parent[root]]
+        for v in vs[1:]:
+            while parent[v] != v:
+                parent[v] = v = parent[parent[v]]
+            if v != root:
+                parent[v] = root
+    roots = []
     for v in range(n_vars):
-        groups.setdefault(find(v), Component([], [])).vars.append(v)
+        r = v
+        while parent[r] != r:
+            r = parent[r]
+        parent[v] = r
+        roots.append(r)
+    groups: dict[int, Component] = {}
+    for v, r in enumerate(roots):
+        group = groups.get(r)
+        if group is None:
+            group = groups[r] = Component([], [])
+        group.vars.append(v)
     for j, number in enumerate(numbers):
-        groups[find(number.vars[0])].numbers.append(j)
+        groups[roots[number.vars[0]]].numbers.append(j)
     return list(groups.values())
 
 
