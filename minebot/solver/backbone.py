@@ -125,15 +125,21 @@ def backbone_search(cons: Constraints, encoding: str = "native") -> Backbone | N
         candidates = {lit for lit in model[:f]}
         fewest = most = sum(1 for lit in model[:f] if lit > 0)
         fixed: dict[int, bool] = {}
+        # Each candidate's phase is set against it, so that a model drops as many as it can.
+        # After a proof only the proved candidate leaves, so the phases are set anew only after
+        # a model: the same backbone (the models met may differ), for far fewer calls.
+        phases_due = encoding == "native"
         while candidates:
-            if encoding == "native":
+            if phases_due:
                 solver.set_phases([-x for x in candidates])
+                phases_due = False
             lit = candidates.pop()
             if solver.solve(assumptions=[-lit]):
                 model = solver.get_model()
                 candidates.intersection_update(model[:f])
                 mines = sum(1 for lit in model[:f] if lit > 0)
                 fewest, most = min(fewest, mines), max(most, mines)
+                phases_due = encoding == "native"
             else:
                 fixed[abs(lit) - 1] = lit > 0
                 solver.add_clause([lit])
