@@ -10,9 +10,10 @@ reports the same figures and a benchmark is what ``minebot play --profile`` prin
 The parts mark their work with ``phase`` (or ``timed``) wherever it happens (a grab inside
 the frame source, a read inside the reader), and the loop runs a ``Stopwatch`` around each
 game. With no stopwatch running a mark costs one context-variable lookup. A phase inside
-another counts for itself only: the grabs made while waiting for the game to draw are grabbing
-time, not drawing time. Time in no phase (window checks, the pointer parked, the learner, the
-recorder) is ``other``.
+another counts for itself only (a grab while settling is grabbing), except inside ``DRAW``:
+the grabs that watch for the game's change are part of the wait, which lasts until the game
+has drawn however often it is looked at. Time in no phase (window checks, the pointer parked,
+the learner, the recorder) is ``other``.
 """
 
 from __future__ import annotations
@@ -92,6 +93,10 @@ class TurnProfile:
         return TurnProfile(seconds, turns, phases)
 
 
+ABSORBING = frozenset({Phase.DRAW})
+"""Phases whose time includes the phases marked inside them (see the module's docstring)."""
+
+
 class Stopwatch:
     """The seconds of each phase while it runs (``running``); ``clock`` is for tests."""
 
@@ -99,6 +104,7 @@ class Stopwatch:
         self.clock = clock
         self.seconds = dict.fromkeys(Phase, 0.0)
         self._inner: list[float] = []      # per open phase: seconds of the phases inside it
+        self._absorbed = 0                 # open phases that count what happens inside them
 
     @contextmanager
     def running(self) -> Iterator["Stopwatch"]:
@@ -111,13 +117,20 @@ class Stopwatch:
 
     @contextmanager
     def phase(self, which: Phase) -> Iterator[None]:
-        """Count the time inside as ``which``, less the phases nested inside it."""
+        """Count the time inside as ``which``, less the phases nested inside it (none inside
+        an ``ABSORBING`` phase: there it is all the outer phase's)."""
+        if self._absorbed:
+            yield
+            return
+        absorbing = which in ABSORBING
+        self._absorbed += absorbing
         self._inner.append(0.0)
         start = self.clock()
         try:
             yield
         finally:
             elapsed = self.clock() - start
+            self._absorbed -= absorbing
             inner = self._inner.pop()
             self.seconds[which] += elapsed - inner
             if self._inner:

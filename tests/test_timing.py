@@ -38,7 +38,7 @@ def test_a_phase_inside_another_counts_for_itself_only():
     ticks = Ticks()
     watch = Stopwatch(ticks)
     with watch.running():
-        with phase(Phase.DRAW):
+        with phase(Phase.SETTLE):
             ticks.now += 1.0
             with phase(Phase.GRAB):
                 ticks.now += 0.25
@@ -47,9 +47,31 @@ def test_a_phase_inside_another_counts_for_itself_only():
             ticks.now += 2.0
         with phase(Phase.GRAB):
             ticks.now += 0.125
-    assert watch.seconds[Phase.DRAW] == 3.0
+    assert watch.seconds[Phase.SETTLE] == 3.0
     assert watch.seconds[Phase.GRAB] == 0.375
     assert watch.seconds[Phase.READ] == 0.5
+    assert sum(watch.seconds.values()) == ticks.now
+
+
+def test_the_looks_while_waiting_for_the_game_to_draw_are_the_wait():
+    """The grabs that watch for a click's result last until the game has drawn, however
+    often they look: they count as the game's drawing, and only there."""
+    ticks = Ticks()
+    watch = Stopwatch(ticks)
+    with watch.running():
+        with phase(Phase.SEND):
+            ticks.now += 0.5
+            with phase(Phase.DRAW):
+                ticks.now += 1.0
+                with phase(Phase.GRAB):
+                    ticks.now += 0.25
+                    with phase(Phase.READ):
+                        ticks.now += 0.5
+            with phase(Phase.GRAB):
+                ticks.now += 0.125
+    assert watch.seconds[Phase.DRAW] == 1.75
+    assert watch.seconds[Phase.SEND] == 0.5 and watch.seconds[Phase.GRAB] == 0.125
+    assert watch.seconds[Phase.READ] == 0.0
     assert sum(watch.seconds.values()) == ticks.now
 
 
