@@ -68,8 +68,8 @@ and then new games of the same size.
 
 One line per game and a summary (wins, win rate, median seconds per game, clicks,
 guesses) are printed; --json makes the last line one JSON object with the summary keys
-games, wins, win_rate, median_seconds, clicks, guesses. Each finished game is appended to
-the --log JSONL file at once.
+games, wins, win_rate, median_seconds, clicks, guesses (and profile, with --profile). Each
+finished game is appended to the --log JSONL file at once, with where its time went.
 
 Every output (--log, --click-log, --record, --screenshots) is checked before the first
 click. Stop at any time with Ctrl-C (exit 130), SIGTERM (143), or the fail-safe (on X11 the
