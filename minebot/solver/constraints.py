@@ -95,11 +95,16 @@ def build_constraints(board: Board, mines: int | None = None) -> Constraints:
     var_grid[fr + 1, fc + 1] = np.arange(len(cells), dtype=np.int32)
     nr, nc = np.nonzero(revealed & (unknown_n > 0))
     gathered = np.stack([var_grid[nr + 1 + dr, nc + 1 + dc] for dr, dc in NEIGHBOUR_OFFSETS], axis=1)
+    # Variables are numbered in reading order and the neighbours are taken in reading order,
+    # so each row's variables ascend: sorted, the -1s (no variable) come first and the rest
+    # keep their order.
+    gathered.sort(axis=1)
+    skip = (gathered < 0).sum(axis=1).tolist()
     needs = need_all[nr, nc].tolist()
     numbers: list[Number] = []
     seen: dict[tuple[int, ...], Number] = {}
-    for r, c, row, need in zip(nr.tolist(), nc.tolist(), gathered.tolist(), needs):
-        vs = tuple([v for v in row if v >= 0])
+    for r, c, row, k, need in zip(nr.tolist(), nc.tolist(), gathered.tolist(), skip, needs):
+        vs = tuple(row[k:])
         other = seen.get(vs)
         if other is not None:
             if other.need != need:
