@@ -61,6 +61,10 @@ class Constraints:
         return len(self.cells)
 
 
+_ROW_STEPS = np.array([dr for dr, _ in NEIGHBOUR_OFFSETS])
+_COL_STEPS = np.array([dc for _, dc in NEIGHBOUR_OFFSETS])
+
+
 def known_mine_mask(board: Board) -> np.ndarray:
     """Mines the game shows itself (after a loss): certain, and not unknown."""
     return (board.cells == Cell.MINE) | (board.cells == Cell.EXPLODED)
@@ -94,7 +98,7 @@ def build_constraints(board: Board, mines: int | None = None) -> Constraints:
     var_grid = np.full((rows + 2, cols + 2), -1, dtype=np.int32)
     var_grid[fr + 1, fc + 1] = np.arange(len(cells), dtype=np.int32)
     nr, nc = np.nonzero(revealed & (unknown_n > 0))
-    gathered = np.stack([var_grid[nr + 1 + dr, nc + 1 + dc] for dr, dc in NEIGHBOUR_OFFSETS], axis=1)
+    gathered = var_grid[(nr + 1)[:, None] + _ROW_STEPS, (nc + 1)[:, None] + _COL_STEPS]
     # Variables are numbered in reading order and the neighbours are taken in reading order,
     # so each row's variables ascend: sorted, the -1s (no variable) come first and the rest
     # keep their order.
