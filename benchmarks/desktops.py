@@ -14,7 +14,10 @@ through the same backend ``minebot play`` uses:
   the first grab in which that cell has changed (median, p90 of 20, each flag then removed);
 - games: ``--games`` expert games with the default solver: won/played, the median wall
   time of a won game (first click to the final frame) and its number of turns (each one
-  click batch and the wait for its frame); the 1-minute load average before and after.
+  click batch and the wait for its frame); the 1-minute load average before and after;
+- where the won games' time went (``minebot.timing``, as ``minebot play --profile``): waiting
+  for the game to draw, settling, grabbing, reading, solving, planning, sending, and the bot's
+  share (all but the drawing).
 
 Prints one line per desktop and one JSON object per desktop on stdout's last lines.
 """
@@ -31,6 +34,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from minebot.timing import TurnProfile  # noqa: E402
 
 
 def _p90(values: list[float]) -> float:
@@ -84,6 +89,7 @@ def measure(kind: str, games: int) -> dict:
                 game.observe()   # the flag, read: so the move below takes it off again
                 board = game.act([Move(Action.UNFLAG, cell)])
             won, played, times, turns = 0, 0, [], []
+            profiles: list = []
             load = [os.getloadavg()[0]]
             for _ in range(games):
                 try:
@@ -106,6 +112,8 @@ def measure(kind: str, games: int) -> dict:
                     won += 1
                     times.append(time.monotonic() - t)
                     turns.append(result.turns)
+                    if result.profile is not None:
+                        profiles.append(result.profile)
             load.append(os.getloadavg()[0])
         finally:
             game.close()
@@ -118,7 +126,8 @@ def measure(kind: str, games: int) -> dict:
                 "games": games, "played": played, "won": won,
                 "median_won_s": round(statistics.median(times), 2) if times else None,
                 "median_won_turns": statistics.median(turns) if turns else None,
-                "load_start_end": [round(v, 1) for v in load]}
+                "load_start_end": [round(v, 1) for v in load],
+                "time_split_won": TurnProfile.total(profiles).to_json() if profiles else None}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -135,6 +144,8 @@ def main(argv: list[str] | None = None) -> int:
               f"(p90 {row['click_to_frame_ms_p90']:.1f})  expert won {row['won']}/{row['played']}"
               f"  median won {row['median_won_s']} s ({row['median_won_turns']} turns)  load "
               f"{row['load_start_end']}", flush=True)
+        if row["time_split_won"]:
+            print(f"{'':9} time of won games: {TurnProfile.from_json(row['time_split_won']).line()}", flush=True)
     for row in rows:
         print(json.dumps(row))
     return 0

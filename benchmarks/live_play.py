@@ -8,8 +8,10 @@ under a private Xvfb.
 
 Starts its own Xvfb and GNOME Mines (theme and window size chosen), plays ``--games`` games
 with the same loop, reader and solver as ``minebot play``, and prints win rate (with a 95 %
-Wilson interval), median wall time of a won game, clicks, guesses, and the median time per
-turn split into capture+settle, read and solve. Every finished game is appended to
+Wilson interval), median wall time of a won game, clicks, guesses, the median solver time per
+turn, and where the games' time went (``minebot.timing``, as ``minebot play --profile``):
+waiting for the game to draw, settling, grabbing, reading, solving, planning, sending, and the
+bot's share (all but the drawing), over all games and over the won ones. Every finished game is appended to
 ``games.jsonl`` at once; ``summary.json`` is rewritten after every game, so an interrupted run
 keeps its figures. A game the bot had to stop (unreadable frame, inconsistent board) is
 counted as ``stopped`` with its reason and frame; a new game is started and the run goes on.
@@ -40,6 +42,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from minebot.stats import wilson  # noqa: E402
+from minebot.timing import TurnProfile  # noqa: E402
+
+
+def time_split(records: list[dict]) -> dict | None:
+    """The games' profiles (their log lines' ``profile``) added up; None when none has one."""
+    profiles = [TurnProfile.from_json(r["profile"]) for r in records if r.get("profile")]
+    return TurnProfile.total(profiles).to_json() if profiles else None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -107,6 +116,8 @@ def main(argv: list[str] | None = None) -> int:
             "guesses": sum(r.get("guesses", 0) for r in done),
             "median_solve_ms_per_turn": round(statistics.median(
                 [ms for r in done for ms in r.get("move_ms", [])]), 2) if done else None,
+            "time_split": time_split(done),
+            "time_split_won": time_split([r for r in done if r["result"] == "won"]),
             "wall_minutes_this_run": round((time.monotonic() - started) / 60, 2),
         }
 
@@ -128,7 +139,8 @@ def main(argv: list[str] | None = None) -> int:
                     r = play_game(game, solver)
                     rec = {"game": n, "result": r.result, "seconds": round(r.seconds, 4),
                            "clicks": r.clicks, "guesses": r.guesses, "turns": r.turns,
-                           "move_ms": [round(m, 2) for m in r.move_ms]}
+                           "move_ms": [round(m, 2) for m in r.move_ms],
+                           "profile": r.profile.to_json() if r.profile else None}
                 except MinebotError as exc:
                     saved = game.save_frame(f"stopped-{n}")
                     rec = {"game": n, "result": "stopped", "reason": str(exc)[:300],
@@ -151,6 +163,9 @@ def main(argv: list[str] | None = None) -> int:
         final["engine"] = engine_rates(args, mines.board if args.game != "gnome-mines" else None,
                                        final["wins"], final["games"])
         (out / "summary.json").write_text(json.dumps(final, indent=1) + "\n")
+    for label, key in (("all games", "time_split"), ("won games", "time_split_won")):
+        if final[key]:
+            print(f"time of {label}: {TurnProfile.from_json(final[key]).line()}")
     print(json.dumps(final))
     return 0
 

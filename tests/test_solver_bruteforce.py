@@ -261,3 +261,91 @@ def test_any_certain_safe_agrees_with_the_backbone():
             cons = build_constraints(board, mines)
             result = analyse(board, mines)
             assert any_certain_safe(cons) == any(c in cons.index for c in result.safe)
+
+
+def test_backbone_mine_range_lies_within_the_layouts_and_settles_the_background():
+    """The backbone search's fewest and most frontier mines are mine counts of real layouts,
+    and the background's certainty worked out from them is the one a fresh SAT call finds."""
+    from minebot.solver.analysis import background_certainty
+    from minebot.solver.backbone import backbone_search
+    rng = np.random.default_rng(123)
+    settled = 0
+    for _ in range(300):
+        board, _ = random_position(rng, max_unknown=14)
+        cons = build_constraints(board, board.mines)
+        found = backbone_search(cons)
+        if found is None or not cons.frontier_size:
+            continue
+        unknown, layouts = brute_force(board, board.mines)
+        frontier = [unknown.index(cell) for cell in cons.cells]
+        per_layout = layouts[:, frontier].sum(axis=1)
+        assert per_layout.min() <= found.fewest <= found.most <= per_layout.max()
+        assert background_certainty(cons, found) == background_certainty(cons)
+        settled += background_certainty(cons) is not None
+    assert settled > 0      # the positions include backgrounds the total settles
+
+
+def test_cells_proved_safe_by_pairs_of_numbers_are_safe_in_every_layout():
+    """The look-ahead's shortcut (pair_rules) may miss safe cells but never name a mine, and it
+    finds the cells plain enumeration shows a lone number or a pair proves."""
+    from minebot.solver.pair_rules import pair_safe_cells, two_certain_safe
+    found = 0
+    positions = enumerated_positions(7)
+    for _ in range(300):
+        _board, cons, _counts, unknown, layouts = next(positions)
+        column = {cell: unknown.index(cell) for cell in cons.cells}
+        safe = pair_safe_cells(cons)
+        for v in safe:
+            assert not layouts[:, column[cons.cells[v]]].any(), (cons.cells[v], _board)
+        assert two_certain_safe(cons) == (len(safe) >= 2)
+        found += len(safe)
+    assert found > 50
+
+
+def test_pairs_a_reveal_changed_find_what_all_pairs_find():
+    """After a reveal, the pairs with a changed number (Reveal.changed) find every cell the
+    pairs of all numbers find, when the position before had none: the look-ahead's case."""
+    from minebot.solver.pair_rules import pair_safe_cells
+    compared = found = 0
+    positions = enumerated_positions(11)
+    while compared < 400:
+        _board, cons, _counts, _unknown, _layouts = next(positions)
+        if pair_safe_cells(cons):
+            continue
+        for cell in cons.cells + cons.background[:2]:
+            reveal = Reveal(cons, cell)
+            for value in range(9):
+                nxt = reveal.show(value)
+                if nxt is None:
+                    continue
+                everything = pair_safe_cells(nxt)
+                assert pair_safe_cells(nxt, among=reveal.changed) == everything, (cell, value, _board)
+                compared += 1
+                found += bool(everything)
+    assert found > 20
+
+
+def test_components_are_the_cells_linked_through_shared_numbers():
+    """Each component is one connected group of the cells-and-numbers graph (found here by a
+    plain search), listed by its first cell, with its cells and numbers in order."""
+    positions = enumerated_positions(21)
+    for _ in range(200):
+        _board, cons, _counts, _unknown, _layouts = next(positions)
+        holders: dict[int, list[int]] = {}
+        for j, number in enumerate(cons.numbers):
+            for v in number.vars:
+                holders.setdefault(v, []).append(j)
+        expect, seen = [], set()
+        for start in range(cons.frontier_size):
+            if start in seen:
+                continue
+            group, todo = {start}, [start]
+            while todo:
+                for j in holders.get(todo.pop(), []):
+                    for w in cons.numbers[j].vars:
+                        if w not in group:
+                            group.add(w)
+                            todo.append(w)
+            seen |= group
+            expect.append((sorted(group), [j for j, n in enumerate(cons.numbers) if n.vars[0] in group]))
+        assert [(c.vars, c.numbers) for c in cons.components] == expect

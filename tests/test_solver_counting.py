@@ -29,6 +29,18 @@ def test_packing_keeps_every_coefficient():
             assert got == coeffs and all(type(x) is int for x in got)
 
 
+def test_unpacking_many_at_once_is_unpacking_each():
+    from minebot.solver.counting import field_bits, unpack, unpack_many
+    for n in (3, 62, 63, 140):
+        bits = field_bits(n)
+        small = [sum((k * 7 + j) << (bits * k) for k in range(n + 1)) for j in range(5)]
+        wide = [sum(((1 << n) - 1 - k) << (bits * k) for k in range(n + 1))]
+        for values in (small, small + wide, wide + small, [0, 0], []):
+            got = unpack_many(values, n + 1, bits)
+            assert got == [unpack(v, n + 1, bits) for v in values]
+            assert all(type(x) is int for row in got for x in row)
+
+
 def test_large_components_match_a_plain_enumeration_of_their_totals():
     # Chains of 1s along a revealed row: each component count is a Fibonacci-like number that
     # a simple transfer-matrix recurrence gives independently.
@@ -72,3 +84,44 @@ def test_component_without_layouts_is_none():
     # Two cells, one number needing 2 and one needing 0 over the same pair (after dedupe the
     # solver would catch it; the DP must too).
     assert count_component([0, 1], [((0, 1), 2), ((0,), 0)]) is None
+
+
+def _greedy_order(cells: list[int], numbers: tuple[tuple[int, ...], ...]) -> list[int]:
+    """The counting order as its rule reads, each key worked out afresh at every step: first the
+    cell in fewest numbers, then the unplaced cell in the most open numbers (ties: closing most
+    open numbers, then opening fewest, then the lowest variable), among the cells of an open
+    number while there are any."""
+    placed: list[int] = []
+    def is_open(vs):
+        return any(v in placed for v in vs)
+    first = min(cells, key=lambda v: (sum(v in vs for vs in numbers), v))
+    placed.append(first)
+    while len(placed) < len(cells):
+        rest = [v for v in cells if v not in placed]
+        touching = [v for v in rest if any(is_open(vs) and v in vs for vs in numbers)]
+
+        def key(v):
+            mine = [vs for vs in numbers if v in vs]
+            in_open = sum(is_open(vs) for vs in mine)
+            closing = sum(is_open(vs) and sum(x not in placed for x in vs) == 1 for vs in mine)
+            unopened = sum(not is_open(vs) for vs in mine)
+            return (in_open, closing, -unopened, -v)
+        placed.append(max(touching or rest, key=key))
+    return placed
+
+
+def test_counting_order_follows_its_rule():
+    """The incremental order (its packed keys) is the greedy rule worked out from scratch, on
+    the components of real expert openings and of positions with fixed cells."""
+    from minebot.solver.constraints import with_fixed
+    from minebot.solver.counting import _plan
+    checked = 0
+    for seed in range(6):
+        cons = build_constraints(_expert_position(seed), 99)
+        variants = [cons, with_fixed(cons, [cons.cells[0]], [cons.cells[-1]])] if cons.cells else [cons]
+        for position in variants:
+            for comp in position.components:
+                shape = tuple(position.numbers[j].vars for j in comp.numbers)
+                assert list(_plan(tuple(comp.vars), shape)[0]) == _greedy_order(comp.vars, shape)
+                checked += 1
+    assert checked > 10

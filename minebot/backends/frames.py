@@ -22,6 +22,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from ..timing import Phase, phase, timed
 from .capture import Capture
 from .watch import ring_box, ring_strips, ring_unchanged
 from .x11.window import Rect, WindowInfo
@@ -72,10 +73,12 @@ class FrameSource:
         so frames come sooner. Other captures always grab what is asked, so it is a no-op."""
         self.capture.focus(rect)
 
+    @timed(Phase.GRAB)
     def grab(self) -> np.ndarray:
         """The region now, BGR."""
         return self.capture.grab(self.region)
 
+    @timed(Phase.GRAB)
     def grab_box(self, box: Box) -> np.ndarray:
         """Just ``box`` (frame pixels) of the region now: cheaper than a whole frame."""
         x0, y0, x1, y1 = box
@@ -102,32 +105,42 @@ class FrameSource:
         deadline = time.monotonic() + (self.settle_timeout if timeout is None else timeout)
         frame = self.grab()
         if before is not None and changed and before.shape == frame.shape:
-            started = time.monotonic()
-            while time.monotonic() < deadline:
-                done = all(not same_area(frame, before, box) for box in changed)
-                if done and (time.monotonic() - started > hover_grace or transient is None or
-                             not any(transient(frame[y0:y1, x0:x1]) for x0, y0, x1, y1 in changed)):
-                    if os.environ.get("MINEBOT_DEBUG"):
-                        print(f"minebot: {len(changed)} area(s) changed after "
-                              f"{1000 * (time.monotonic() - started):.1f} ms", file=sys.stderr)
-                    break
-                self.wait_next()
-                frame = self.grab()
+            with phase(Phase.DRAW):     # the game's time: until it shows the clicks' result
+                frame = self._await_changed(frame, before, changed, deadline, transient, hover_grace)
             # GTK may paint a change in several pieces: one more grab a few ms later must
             # agree on the whole board before the frame is read.
             quiet = 0.004 if quiet is None else quiet
         elif quiet is None:
             quiet = 0.012
-        still = time.monotonic()
+        with phase(Phase.SETTLE):       # the bot's check that the drawing is over
+            still = time.monotonic()
+            while time.monotonic() < deadline:
+                time.sleep(quiet)
+                nxt = self.grab()
+                if same_area(nxt, frame, area):
+                    if time.monotonic() - still >= hold:
+                        return nxt
+                else:
+                    still = time.monotonic()
+                frame = nxt
+        return frame
+
+    def _await_changed(self, frame: np.ndarray, before: np.ndarray, changed: Sequence[Box],
+                       deadline: float, transient: Callable[[np.ndarray], bool] | None,
+                       hover_grace: float) -> np.ndarray:
+        """Grab until every box of ``changed`` looks different from ``before`` and none looks
+        ``transient`` past ``hover_grace`` (see ``settled``); the last frame grabbed."""
+        started = time.monotonic()
         while time.monotonic() < deadline:
-            time.sleep(quiet)
-            nxt = self.grab()
-            if same_area(nxt, frame, area):
-                if time.monotonic() - still >= hold:
-                    return nxt
-            else:
-                still = time.monotonic()
-            frame = nxt
+            done = all(not same_area(frame, before, box) for box in changed)
+            if done and (time.monotonic() - started > hover_grace or transient is None or
+                         not any(transient(frame[y0:y1, x0:x1]) for x0, y0, x1, y1 in changed)):
+                if os.environ.get("MINEBOT_DEBUG"):
+                    print(f"minebot: {len(changed)} area(s) changed after "
+                          f"{1000 * (time.monotonic() - started):.1f} ms", file=sys.stderr)
+                break
+            self.wait_next()
+            frame = self.grab()
         return frame
 
     def ring_same(self, before: np.ndarray, px: Box, inside: bool = False) -> bool:
@@ -151,10 +164,11 @@ class FrameSource:
         """Whether the board ``px`` (and the ring around it) stops looking as in ``before``
         within ``timeout`` seconds."""
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if not self.ring_same(before, px, inside=True):
-                return True
-            time.sleep(0.01)
+        with phase(Phase.DRAW):
+            while time.monotonic() < deadline:
+                if not self.ring_same(before, px, inside=True):
+                    return True
+                time.sleep(0.01)
         return False
 
     def close(self) -> None:

@@ -25,7 +25,7 @@ from ..games.gnome_mines.profile import STYLES, THEMES
 from ..games.interfaces import UIS, ui_for
 from ..outputs import check_file, check_folder, write_failed
 from .bench import add_solver_option, solver_options
-from .play import Session, crops_folder, play_session
+from .play import Session, add_profile_option, crops_folder, play_session
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -64,6 +64,7 @@ the game a native Wayland client.""")
                         "RemoteDesktop)")
     p.add_argument("--record", metavar="DIR", help="also record every frame and move (minebot replay)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON on the last line")
+    add_profile_option(p)
     add_solver_option(p, "how the bot guesses (default: the default solver)")
     p.add_argument("--font", metavar="FAMILY",
                    help='the font the game draws its digits in (its "Monospace"), e.g. '
@@ -114,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     if args.record:
         check_folder(args.record, "--record")
     solver_settings = solver_options(args.solver)
-    session = Session(log, out)
+    session = Session(log, out, profile=args.profile)
     crops = crops_folder(out)
     recorder = Recording(args.record) if args.record else None
     per_level: dict[str, dict] = {}

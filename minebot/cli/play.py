@@ -33,9 +33,18 @@ from ..games.interfaces import ui_for
 from ..levels import parse_size
 from ..loop import play_game
 from ..outputs import check_file, check_folder, save_png, write_failed
+from ..timing import TurnProfile
 from .bench import add_solver_option, solver_options
 
 SUMMARY_KEYS = ("games", "wins", "win_rate", "median_seconds", "clicks", "guesses")
+
+
+def add_profile_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--profile", action="store_true",
+                   help="after each game, print where its time went: waiting for the game to draw, "
+                        "settling, grabbing, reading, solving, planning, sending (ms), its turns and "
+                        "the bot's share (all but the drawing); the same for all games after the "
+                        "summary, and in the --json line as 'profile' (every game's log line has it)")
 
 
 def add_level_options(p: argparse.ArgumentParser) -> None:
@@ -59,8 +68,8 @@ and then new games of the same size.
 
 One line per game and a summary (wins, win rate, median seconds per game, clicks,
 guesses) are printed; --json makes the last line one JSON object with the summary keys
-games, wins, win_rate, median_seconds, clicks, guesses. Each finished game is appended to
-the --log JSONL file at once.
+games, wins, win_rate, median_seconds, clicks, guesses (and profile, with --profile). Each
+finished game is appended to the --log JSONL file at once, with where its time went.
 
 Every output (--log, --click-log, --record, --screenshots) is checked before the first
 click. Stop at any time with Ctrl-C (exit 130), SIGTERM (143), or the fail-safe (on X11 the
@@ -72,6 +81,7 @@ a game on a private virtual display, see `minebot demo`.""")
                         "first of these with a window open). The last three play the size they show")
     p.add_argument("--games", type=int, default=1, metavar="N", help="games to play (default 1)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON on the last line")
+    add_profile_option(p)
     p.add_argument("--log", default="minebot-games.jsonl", metavar="FILE",
                    help="append one JSON line per finished game (default %(default)s; '' for none)")
     p.add_argument("--record", metavar="DIR",
@@ -120,8 +130,11 @@ class Session:
     log_path: Path | None = None
     screenshots: Path | None = None
     quiet: bool = False
+    profile: bool = False
+    """Print each game's time split (``minebot.timing``) and add all games' to the summary."""
     results: list[dict] = field(default_factory=list)
     stopped: list[dict] = field(default_factory=list)
+    profiles: list[TurnProfile] = field(default_factory=list)
 
     def summary(self) -> dict:
         games = len(self.results)
@@ -135,6 +148,7 @@ class Session:
             "clicks": sum(r["clicks"] for r in self.results),
             "guesses": sum(r["guesses"] for r in self.results),
             "median_won_seconds": round(statistics.median(won_secs), 4) if won_secs else None,
+            "profile": TurnProfile.total(self.profiles).to_json(),
         }
 
     def summary_line(self) -> str:
@@ -165,9 +179,12 @@ class Session:
         interrupted or failed one, so the finished games are never lost."""
         out = out or sys.stdout
         print(self.summary_line(), file=out, flush=True)
+        if self.profile and self.profiles:
+            print(f"time of all games: {TurnProfile.total(self.profiles).line()}", file=out, flush=True)
         if as_json:
             s = self.summary()
-            print(json.dumps({k: s[k] for k in SUMMARY_KEYS}), file=out, flush=True)
+            keys = SUMMARY_KEYS + (("profile",) if self.profile else ())
+            print(json.dumps({k: s[k] for k in keys}), file=out, flush=True)
 
 
 def level_label(board, level: str | None, custom) -> str:
@@ -233,6 +250,9 @@ def play_session(game, solver, games: int, session: Session, level: str | None =
             "guesses": result.guesses, "turns": result.turns,
             "finished_at": time.strftime("%Y-%m-%dT%H:%M:%S"),
         }
+        if result.profile is not None:
+            record["profile"] = result.profile.to_json()
+            session.profiles.append(result.profile)
         # Counted first and shown last, whatever happens in between: the result stays in the
         # summary and on screen even if writing it fails or a signal arrives meanwhile, and
         # once the line is shown the game is in the log.
@@ -248,6 +268,8 @@ def play_session(game, solver, games: int, session: Session, level: str | None =
                 print(f"game {number}: {result.result} in {result.seconds:.3f} s, {result.clicks} "
                       f"clicks, {result.guesses} guesses ({level_label(final, level, custom)}, "
                       f"{finished}/{games})", file=out, flush=True)
+                if session.profile and result.profile is not None:
+                    print(f"game {number} time: {result.profile.line()}", file=out, flush=True)
     return session
 
 
@@ -282,7 +304,7 @@ def run(args: argparse.Namespace) -> int:
     from ..vision.learn import Learner
 
     recorder = Recording(args.record) if args.record else None
-    session = Session(log, screenshots)
+    session = Session(log, screenshots, profile=args.profile)
     ui = None
     if args.game:
         ui = ui_for(args.game)   # an unknown name is bad input listing the known ones

@@ -22,6 +22,7 @@ import numpy as np
 
 from ..board import Board
 from ..move import Move
+from ..timing import Phase, phase
 from .plan import Batch, move_of, move_shows, plan_batch
 from .points import BoardOnScreen, bounds
 from .window_guard import WindowGuard
@@ -72,8 +73,9 @@ class Clicker:
              moves: Sequence[Move]) -> Sent | None:
         """Click ``moves`` on ``board`` as ``reading`` (of ``frame``) shows it; None when no
         move needs a click."""
-        aim = BoardOnScreen.of(self.guard.frames.region, reading)
-        batch = plan_batch(board, moves, aim.cell_point, self.question_marks)
+        with phase(Phase.PLAN):
+            aim = BoardOnScreen.of(self.guard.frames.region, reading)
+            batch = plan_batch(board, moves, aim.cell_point, self.question_marks)
         if not batch.played:
             return None
         played = batch.played
@@ -82,8 +84,9 @@ class Clicker:
         window = self.guard.window
         # the window's geometry is checked again with each click, in the same server step
         hold = (window.id, window.rect) if window is not None else None
-        made = self.pointer.click_many(batch.points, aim.bounds, park=aim.park_point(),
-                                       check=check, hold=hold)
+        with phase(Phase.SEND):
+            made = self.pointer.click_many(batch.points, aim.bounds, park=aim.park_point(),
+                                           check=check, hold=hold)
         if len(made) < len(batch.points):
             # The window moved during the batch: it stopped at a move boundary (a move of two
             # clicks stopped between them counts as not done: its cell is read).
@@ -139,8 +142,9 @@ class Clicker:
         """Whether ``move`` showed on screen within ``timeout`` (``plan.move_shows``)."""
         frames = self.guard.frames
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if move_shows(move, before, frames.grab(), reading.cell_rects, self.ui.looks_transient):
-                return True
-            frames.wait_next()
+        with phase(Phase.DRAW):
+            while time.monotonic() < deadline:
+                if move_shows(move, before, frames.grab(), reading.cell_rects, self.ui.looks_transient):
+                    return True
+                frames.wait_next()
         return False

@@ -18,6 +18,7 @@ from ..board import Board, Cell, GameState, neighbour_count, neighbours
 from ..errors import BadInputError
 from ..move import Action, Move
 from ..rules import Rules, check_rules, place_mines
+from ..timing import Phase, timed
 from .base import Game
 from .layouts import Layout
 
@@ -97,6 +98,7 @@ class EngineGame(Game):
     def observe(self) -> Board:
         return Board(self._view, self.mines, self._state)
 
+    @timed(Phase.DRAW)      # the engine's reveal is the game's own time, as drawing is on screen
     def act(self, moves: Sequence[Move]) -> Board:
         for move in moves:
             if self._state is not GameState.PLAYING:

@@ -38,6 +38,7 @@ from ..games import DEFAULT
 from ..games.interfaces import detect, detect_listed, ui_for
 from ..move import Move
 from ..rules import Rules
+from ..timing import Phase, phase
 from . import new_games, observing
 from .acting import PACED_WMS, Clicker
 from .base import Game
@@ -288,7 +289,8 @@ class LiveGame(Game):
         if sent is None:
             return board
         self.clicks += sent.clicks
-        expect = expectation(board, sent.played, self.drops_clicks)
+        with phase(Phase.PLAN):
+            expect = expectation(board, sent.played, self.drops_clicks)
         if not sent.complete:
             # The window moved during the batch: read it where it is now and let the solver
             # plan the rest on that reading.

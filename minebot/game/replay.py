@@ -28,6 +28,7 @@ from ..errors import BadInputError, MinebotError
 from ..move import Action, Move
 from ..outputs import save_png, write_failed
 from ..rules import Rules
+from ..timing import Phase, phase
 from .base import Game
 
 
@@ -157,7 +158,8 @@ class ReplayGame(Game):
     def _read(self, step: Step) -> Board:
         from ..vision import load_image
         from ..vision.reader import UnmatchedCellsError
-        frame = load_image(step.file)
+        with phase(Phase.GRAB):     # the recording's frame, as live play grabs the screen
+            frame = load_image(step.file)
         self.frames_read += 1
         try:
             board = self.reader.read(frame).board

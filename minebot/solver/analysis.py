@@ -14,7 +14,7 @@ import numpy as np
 from ..bignum import count_text, fraction_text
 from ..board import Board
 from ..errors import InconsistentBoardError
-from .backbone import Explainer, backbone, frontier_bounds, frontier_solver
+from .backbone import Backbone, Explainer, backbone_search, frontier_bounds, frontier_solver
 from .constraints import Constraints, build_constraints
 from .probability import CountCache, Counts, count_position
 
@@ -165,12 +165,12 @@ def analyse(board: Board, mines: int | None = None, encoding: str = "native",
     except InconsistentBoardError as err:
         err.uses_total = not err.cells  # type: ignore[attr-defined]
         raise
-    fixed = backbone(cons, encoding)
-    if fixed is None:
+    found = backbone_search(cons, encoding)
+    if found is None:
         raise inconsistency(cons)
-    safe = [cons.cells[v] for v, is_mine in fixed.items() if not is_mine]
-    mines_ = [cons.cells[v] for v, is_mine in fixed.items() if is_mine]
-    bg = background_certainty(cons)
+    safe = [cons.cells[v] for v, is_mine in found.fixed.items() if not is_mine]
+    mines_ = [cons.cells[v] for v, is_mine in found.fixed.items() if is_mine]
+    bg = background_certainty(cons, found)
     if bg is True:
         mines_ += cons.background
     elif bg is False:
@@ -178,8 +178,12 @@ def analyse(board: Board, mines: int | None = None, encoding: str = "native",
     return Analysis(board, cons, safe, mines_, cache)
 
 
-def background_certainty(cons: Constraints) -> bool | None:
-    """True if every background cell must be a mine, False if every one must be safe."""
+def background_certainty(cons: Constraints, seen: Backbone | None = None) -> bool | None:
+    """True if every background cell must be a mine, False if every one must be safe.
+
+    ``seen``, the backbone search of the same constraints, settles most cases with no further
+    SAT call: a layout it met with fewer frontier mines than are left puts a mine in the
+    background, one with enough of them leaves a background cell safe."""
     m, u, f = cons.mines_left, len(cons.background), cons.frontier_size
     if m is None or u == 0:
         return None
@@ -188,9 +192,11 @@ def background_certainty(cons: Constraints) -> bool | None:
     if f == 0:
         return True if m == u else None
     lo, hi = frontier_bounds(cons)
-    if hi >= m and _infeasible(cons, lo, min(hi, m - 1)):
+    some_mine = seen is not None and seen.fewest <= m - 1        # a layout with a background mine
+    some_safe = seen is not None and seen.most >= m - u + 1      # ... with a safe background cell
+    if hi >= m and not some_mine and _infeasible(cons, lo, min(hi, m - 1)):
         return False
-    if m >= u and _infeasible(cons, max(lo, m - u + 1), hi):
+    if m >= u and not some_safe and _infeasible(cons, max(lo, m - u + 1), hi):
         return True
     return None
 

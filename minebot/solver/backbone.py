@@ -20,7 +20,7 @@ answer proves it, a model drops every candidate it contradicts.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
@@ -89,11 +89,31 @@ def frontier_solver(cons: Constraints, encoding: str, bounds: tuple[int, int] | 
     raise ValueError(f"unknown encoding {encoding!r}: expected one of {', '.join(ENCODINGS)}")
 
 
+class Backbone(NamedTuple):
+    """What the backbone search found: the fixed frontier variables (``{var: is_mine}``) and
+    the fewest and most mines on the frontier among the layouts it met on the way.
+
+    The mine range is free (every SAT model is a frontier layout) and answers most of the
+    questions about the background (``analysis.background_certainty``) without building
+    another solver: a layout seen with fewer mines than are left proves that the background
+    can hold one, for instance."""
+
+    fixed: dict[int, bool]
+    fewest: int
+    most: int
+
+
 def backbone(cons: Constraints, encoding: str = "native") -> dict[int, bool] | None:
     """Frontier variables fixed in every layout: ``{var: is_mine}``; None when no layout fits."""
+    found = backbone_search(cons, encoding)
+    return None if found is None else found.fixed
+
+
+def backbone_search(cons: Constraints, encoding: str = "native") -> Backbone | None:
+    """The backbone (see ``Backbone``); None when no layout fits."""
     f = cons.frontier_size
     if f == 0:
-        return {}
+        return Backbone({}, 0, 0)
     bounds = frontier_bounds(cons)
     if bounds is not None and bounds[0] > bounds[1]:
         return None
@@ -103,18 +123,27 @@ def backbone(cons: Constraints, encoding: str = "native") -> dict[int, bool] | N
             return None
         model = solver.get_model()
         candidates = {lit for lit in model[:f]}
+        fewest = most = sum(1 for lit in model[:f] if lit > 0)
         fixed: dict[int, bool] = {}
+        # Each candidate's phase is set against it, so that a model drops as many as it can.
+        # After a proof only the proved candidate leaves, so the phases are set anew only after
+        # a model: the same backbone (the models met may differ), for far fewer calls.
+        phases_due = encoding == "native"
         while candidates:
-            if encoding == "native":
+            if phases_due:
                 solver.set_phases([-x for x in candidates])
+                phases_due = False
             lit = candidates.pop()
             if solver.solve(assumptions=[-lit]):
                 model = solver.get_model()
                 candidates.intersection_update(model[:f])
+                mines = sum(1 for lit in model[:f] if lit > 0)
+                fewest, most = min(fewest, mines), max(most, mines)
+                phases_due = encoding == "native"
             else:
                 fixed[abs(lit) - 1] = lit > 0
                 solver.add_clause([lit])
-        return fixed
+        return Backbone(fixed, fewest, most)
     finally:
         solver.delete()
 

@@ -31,10 +31,18 @@ class Number:
 
 @dataclass
 class Component:
-    """Frontier variables linked through shared numbers, with the numbers over them."""
+    """Frontier variables linked through shared numbers, with the numbers over them.
+
+    ``shape`` and ``counted`` are the counting's caches (``probability.CountCache``): the
+    numbers' cells in a canonical order, and the counts found for each tuple of needs. A
+    component's variables and its numbers' variables never change once it is made (a
+    ``Reveal`` shares its components among the values it tries, only needs differ), so
+    they stay valid for as long as the component lives."""
 
     vars: list[int]
     numbers: list[int]          # indices into Constraints.numbers
+    shape: tuple | None = field(default=None, compare=False, repr=False)
+    counted: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass
@@ -51,6 +59,10 @@ class Constraints:
     @property
     def frontier_size(self) -> int:
         return len(self.cells)
+
+
+_ROW_STEPS = np.array([dr for dr, _ in NEIGHBOUR_OFFSETS])
+_COL_STEPS = np.array([dc for _, dc in NEIGHBOUR_OFFSETS])
 
 
 def known_mine_mask(board: Board) -> np.ndarray:
@@ -86,12 +98,17 @@ def build_constraints(board: Board, mines: int | None = None) -> Constraints:
     var_grid = np.full((rows + 2, cols + 2), -1, dtype=np.int32)
     var_grid[fr + 1, fc + 1] = np.arange(len(cells), dtype=np.int32)
     nr, nc = np.nonzero(revealed & (unknown_n > 0))
-    gathered = np.stack([var_grid[nr + 1 + dr, nc + 1 + dc] for dr, dc in NEIGHBOUR_OFFSETS], axis=1)
+    gathered = var_grid[(nr + 1)[:, None] + _ROW_STEPS, (nc + 1)[:, None] + _COL_STEPS]
+    # Variables are numbered in reading order and the neighbours are taken in reading order,
+    # so each row's variables ascend: sorted, the -1s (no variable) come first and the rest
+    # keep their order.
+    gathered.sort(axis=1)
+    skip = (gathered < 0).sum(axis=1).tolist()
     needs = need_all[nr, nc].tolist()
     numbers: list[Number] = []
     seen: dict[tuple[int, ...], Number] = {}
-    for r, c, row, need in zip(nr.tolist(), nc.tolist(), gathered.tolist(), needs):
-        vs = tuple([v for v in row if v >= 0])
+    for r, c, row, k, need in zip(nr.tolist(), nc.tolist(), gathered.tolist(), skip, needs):
+        vs = tuple(row[k:])
         other = seen.get(vs)
         if other is not None:
             if other.need != need:
@@ -118,26 +135,34 @@ def build_constraints(board: Board, mines: int | None = None) -> Constraints:
 
 
 def _split(n_vars: int, numbers: list[Number]) -> list[Component]:
-    """Union-find over variables that share a number."""
+    """Union-find over variables that share a number (the finds written out: this runs for
+    every position the solver and its look-ahead see)."""
     parent = list(range(n_vars))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
     for number in numbers:
-        root = find(number.vars[0])
-        for v in number.vars[1:]:
-            other = find(v)
-            if other != root:
-                parent[other] = root
-    groups: dict[int, Component] = {}
+        vs = number.vars
+        root = vs[0]
+        while parent[root] != root:
+            parent[root] = root = parent[parent[root]]
+        for v in vs[1:]:
+            while parent[v] != v:
+                parent[v] = v = parent[parent[v]]
+            if v != root:
+                parent[v] = root
+    roots = []
     for v in range(n_vars):
-        groups.setdefault(find(v), Component([], [])).vars.append(v)
+        r = v
+        while parent[r] != r:
+            r = parent[r]
+        parent[v] = r
+        roots.append(r)
+    groups: dict[int, Component] = {}
+    for v, r in enumerate(roots):
+        group = groups.get(r)
+        if group is None:
+            group = groups[r] = Component([], [])
+        group.vars.append(v)
     for j, number in enumerate(numbers):
-        groups[find(number.vars[0])].numbers.append(j)
+        groups[roots[number.vars[0]]].numbers.append(j)
     return list(groups.values())
 
 
@@ -167,6 +192,8 @@ class Reveal:
         seen: dict[tuple[int, ...], int] = {}
         old_cells = cons.cells
         self.possible = True
+        changed: list[int] = []       # numbers that lost the cell, then the new number
+        guessed = cons.index.get(cell)
         for number in cons.numbers:
             vs = tuple(sorted(index[x] for x in (old_cells[v] for v in number.vars) if x != cell))
             if len(vs) < number.need:
@@ -181,6 +208,8 @@ class Reveal:
                     return
                 continue
             seen[vs] = number.need
+            if guessed in number.vars:
+                changed.append(len(numbers))
             numbers.append(Number(number.cell, vs, number.need))
         vs = tuple(sorted(index[x] for x in unknown_nbrs))
         # The new number: the same cells as an old one need the same count (and add nothing);
@@ -188,8 +217,12 @@ class Reveal:
         self.new_vars = vs
         self.same_as = seen.get(vs) if vs else 0
         if vs and self.same_as is None:
+            changed.append(len(numbers))
             numbers.append(Number(cell, vs, 0))
         self.numbers = numbers
+        # Only these numbers differ from the position before (the others kept their cells and
+        # needs): what a rule over pairs of numbers can newly prove involves one of them.
+        self.changed = tuple(changed)
         self.components = _split(len(cells), numbers)
         background.discard(cell)
         background.difference_update(fresh)

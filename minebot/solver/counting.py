@@ -14,7 +14,6 @@ milliseconds where plain enumeration takes seconds.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from functools import lru_cache
 from operator import itemgetter
 
@@ -70,12 +69,17 @@ def _order(cells: list[int], numbers: tuple[tuple[int, ...], ...]) -> list[int]:
     for j, vs in enumerate(numbers):
         for v in vs:
             of_cell[v].append(j)
+    # The key (open numbers holding the cell, numbers it would close, fewest unopened, lowest
+    # variable) packed into one int per cell, so that picking the next cell is a C-level max.
+    # A cell is in at most 9 numbers (8 neighbours, one fixed-cell number), so 5 bits a field.
+    span = max(cells) + 1
+    weight_unopened = 1 << span.bit_length()
+    weight_closing = weight_unopened << 5
+    weight_open = weight_closing << 5
+    score = {v: (31 - len(of_cell[v])) * weight_unopened + span - v for v in cells}
     remaining = set(cells)
     left = [len(vs) for vs in numbers]         # unplaced cells per number
     opened = [False] * len(numbers)
-    in_open = dict.fromkeys(cells, 0)          # open numbers containing the cell
-    closing = dict.fromkeys(cells, 0)          # open numbers the cell would close
-    unopened = {v: len(of_cell[v]) for v in cells}
     order: list[int] = []
     touching: set[int] = set()                 # unplaced cells in an open number
     best = min(cells, key=lambda v: (len(of_cell[v]), v))
@@ -88,18 +92,17 @@ def _order(cells: list[int], numbers: tuple[tuple[int, ...], ...]) -> list[int]:
             if not opened[j]:
                 opened[j] = True
                 for v in vs:
-                    in_open[v] += 1
-                    unopened[v] -= 1
+                    score[v] += weight_open + weight_unopened     # one more open, one fewer unopened
                     if v in remaining:
                         touching.add(v)
             left[j] -= 1
             if left[j] == 1:
                 for v in vs:
                     if v in remaining:
-                        closing[v] += 1
+                        score[v] += weight_closing
         if not remaining:
             return order
-        best = max(touching or remaining, key=lambda v: (in_open[v], closing[v], -unopened[v], -v))
+        best = max(touching or remaining, key=score.__getitem__)
 
 
 def _picker(keep: list[int]):
@@ -139,6 +142,21 @@ def unpack(value: int, fields: int, bits: int) -> list[int]:
     if not high.any():
         return low
     return [int.from_bytes(raw[k * size:(k + 1) * size], "little") for k in range(fields)]
+
+
+def unpack_many(values: list[int], fields: int, bits: int) -> list[list[int]]:
+    """``[unpack(v, fields, bits) for v in values]`` with one numpy pass over all of them: the
+    backward pass unpacks one polynomial per cell, and numpy's cost per call was most of it."""
+    if not values:
+        return []
+    size = bits // 8
+    raw = b"".join([v.to_bytes(fields * size, "little") for v in values])
+    if bits == 64:
+        return np.frombuffer(raw, dtype="<u8").reshape(len(values), fields).tolist()
+    table = np.frombuffer(raw, dtype=np.uint8).reshape(len(values) * fields, size)
+    if not table[:, 8:].any():
+        return np.ascontiguousarray(table[:, :8]).view("<u8").reshape(len(values), fields).tolist()
+    return [unpack(v, fields, bits) for v in values]
 
 
 def count_component(cells: list[int], numbers: list[tuple[tuple[int, ...], int]]) -> ComponentCounts | None:
@@ -218,23 +236,31 @@ def _plan(cells: tuple[int, ...], shape: tuple[tuple[int, ...], ...]) -> tuple[t
     n = len(order)
     bits = field_bits(n)
     pos = {v: i for i, v in enumerate(order)}
-    sets = [sorted(pos[v] for v in vs) for vs in shape]
-    members = [set(s) for s in sets]
-    first = [s[0] for s in sets]
-    last = [s[-1] for s in sets]
+    at: list[list[int]] = [[] for _ in range(n)]          # the numbers holding each cell
     opens_at: list[list[int]] = [[] for _ in range(n)]
-    for j, f in enumerate(first):
-        opens_at[f].append(j)
+    left = []                                             # cells of each number not yet passed
+    for j, vs in enumerate(shape):
+        places = [pos[v] for v in vs]
+        for p in places:
+            at[p].append(j)
+        opens_at[min(places)].append(j)
+        left.append(len(places))
     steps = []
     active: list[int] = []
     for i in range(n):
         opening = opens_at[i]
         ext = active + opening
-        contains = [1 if i in members[j] else 0 for j in ext]
-        cap = [len(sets[j]) - bisect_right(sets[j], i) for j in ext]
-        keep = [t for t, j in enumerate(ext) if last[j] > i]
-        member = [t for t, c in enumerate(contains) if c]
-        steps.append((tuple(opening), tuple(zip(member, [cap[t] for t in member])), _picker(keep)))
+        where = {j: t for t, j in enumerate(ext)}
+        member = []
+        closing = set()
+        for j in at[i]:
+            left[j] -= 1
+            member.append((where[j], left[j]))       # (slot, room left after this cell)
+            if not left[j]:
+                closing.add(where[j])
+        member.sort()
+        keep = [t for t in range(len(ext)) if t not in closing] if closing else list(range(len(ext)))
+        steps.append((tuple(opening), tuple(member), _picker(keep)))
         active = [ext[t] for t in keep]
     return tuple(order), bits, tuple(steps)
 
@@ -251,7 +277,7 @@ def backward_pass(links, n: int, bits: int, forward=None) -> tuple[list[dict], l
     of prefix(x) * x * suffix(x) (else empty). The counting needs the counts, the layout sampler
     (``sampling.py``) the completions."""
     completions: list[dict] = [{}] * n + [{(): 1}]
-    mine_counts: list[list[int]] = [[]] * n
+    packed = [0] * n
     backward = completions[n]
     for i in range(n - 1, -1, -1):
         prev: dict[tuple, int] = {}
@@ -265,9 +291,9 @@ def backward_pass(links, n: int, bits: int, forward=None) -> tuple[list[dict], l
             poly = b0 + (b1 << bits)
             if poly:
                 prev[state] = poly
-        if fwd is not None:
-            mine_counts[i] = unpack(acc << bits, n + 1, bits)
+        packed[i] = acc << bits
         completions[i] = backward = prev
+    mine_counts = unpack_many(packed, n + 1, bits) if forward is not None else [[]] * n
     return completions, mine_counts
 
 

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from .constraints import Constraints, Reveal
 from .dead_cells import DeadCells, first_living
+from .pair_rules import two_certain_safe
 from .probability import CountCache, Counts, count_position
 
 Coord = tuple[int, int]
 
 
-def two_best_safeties(counts: Counts, cons: Constraints, living: bool = False) -> tuple[float, float, bool]:
+def two_best_safeties(counts: Counts, cons: Constraints, living: bool = False,
+                      changed: tuple[int, ...] | None = None) -> tuple[float, float, bool]:
     """(safest, second safest unknown cell's safety, whether some cell is certainly safe).
 
     Cells that are mines in every layout are never played, so they do not count; with one
@@ -26,7 +28,13 @@ def two_best_safeties(counts: Counts, cons: Constraints, living: bool = False) -
     With ``living``, dead cells (see dead_cells) do not count either, certain or not: opening
     one shows a number already known, so the position after it is the same position, and the
     move that matters is the safest living one. When every playable cell is dead, all count.
+
+    Two cells that the numbers prove safe alone or in pairs (``pair_rules``) answer (1, 1)
+    before any per-cell count is made: the same answer, without the counting's backward pass.
+    ``changed`` (``Reveal.changed``) limits that search to the pairs a reveal changed.
     """
+    if not living and two_certain_safe(cons, changed):
+        return 1.0, 1.0, True
     layouts = counts.layouts
     ranked = sorted((w, v) for v, w in enumerate(counts.mine_weight) if w < layouts)
     background = counts.background_weight is not None and bool(cons.background) and counts.background_weight < layouts

@@ -11,14 +11,24 @@ layouts, every one weighted alike).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from math import comb
+from operator import mul
 
-from .constraints import Constraints
+from .constraints import Component, Constraints
 from .counting import ComponentCounts, convolve, count_component
 
 
 def _comb(n: int, k: int) -> int:
     return comb(n, k) if 0 <= k <= n else 0
+
+
+@lru_cache(maxsize=256)
+def background_ways(u: int, m: int, most: int) -> tuple[int, ...]:
+    """``C(u, m - t)`` for t = 0..most: the ways to put the mines the frontier leaves (t on it)
+    into u background cells. One table per position instead of a binomial per term; the
+    look-ahead's positions share u and m often, so the tables are kept."""
+    return tuple(_comb(u, m - t) for t in range(most + 1))
 
 
 class Counts:
@@ -44,8 +54,8 @@ class Counts:
         if self._mine_weight is None:
             out = [0] * self.frontier_size
             for cc, weight in zip(self.components, self.weights):
-                for i, v in enumerate(cc.cells):
-                    out[v] = sum(a * w for a, w in zip(cc.mine[i], weight) if a)
+                for v, mine in zip(cc.cells, cc.mine):
+                    out[v] = sum(map(mul, mine, weight))
             self._mine_weight = out
         return self._mine_weight
 
@@ -58,9 +68,25 @@ class CountCache:
         self.data: dict[tuple, ComponentCounts | None] = {}
         self._cells: dict[tuple, list] = {}
 
-    def get(self, cons: Constraints, comp) -> ComponentCounts | None:
-        numbers = [(cons.numbers[j].vars, cons.numbers[j].need) for j in comp.numbers]
-        key = tuple(sorted((tuple(cons.cells[v] for v in vs), need) for vs, need in numbers))
+    def get(self, cons: Constraints, comp: Component) -> ComponentCounts | None:
+        every = cons.numbers
+        needs = tuple([every[j].need for j in comp.numbers])
+        if needs in comp.counted:       # this very component, counted with these needs
+            return comp.counted[needs]
+        found = self._get(cons, comp)
+        comp.counted[needs] = found
+        return found
+
+    def _get(self, cons: Constraints, comp: Component) -> ComponentCounts | None:
+        every = cons.numbers
+        cells = cons.cells
+        numbers = [(every[j].vars, every[j].need) for j in comp.numbers]
+        if comp.shape is None:
+            # The numbers by their cells (no two alike: numbers over the same cells are one).
+            keyed = sorted((tuple([cells[v] for v in vs]), t) for t, (vs, _) in enumerate(numbers))
+            comp.shape = (tuple(k for k, _ in keyed), tuple(t for _, t in keyed))
+        shape, order = comp.shape
+        key = (shape, tuple([numbers[t][1] for t in order]))
         if key in self.data:
             hit = self.data[key]
             if hit is None:
@@ -106,13 +132,13 @@ def count_position(cons: Constraints, cache: CountCache | None = None) -> Counts
     suffix = [[1]] * (len(comps) + 1)
     for c in range(len(comps) - 1, -1, -1):
         suffix[c] = convolve(comps[c].total, suffix[c + 1])
-    layouts = sum(n * _comb(u, m - k) for k, n in enumerate(allpoly))
+    ways = background_ways(u, m, len(allpoly) - 1)
+    layouts = sum(map(mul, allpoly, ways))
     if layouts == 0:
         return None
     weights = []
     for c, cc in enumerate(comps):
         others = convolve(prefix[c], suffix[c + 1])
-        weights.append([sum(q * _comb(u, m - k - j) for j, q in enumerate(others) if q)
-                        for k in range(len(cc.total))])
-    background = sum(n * _comb(u - 1, m - k - 1) for k, n in enumerate(allpoly)) if u else 0
+        weights.append([sum(map(mul, others, ways[k:])) for k in range(len(cc.total))])
+    background = sum(map(mul, allpoly, background_ways(u - 1, m - 1, len(allpoly) - 1))) if u else 0
     return Counts(layouts, f, background, comps, weights, True)

@@ -413,7 +413,7 @@ class Guesser:
                 # A SAT answer, cheaper than the per-cell counts' backward pass.
                 safe_next, certain = 1.0, True
             else:
-                first, second, certain = two_best_safeties(counts, nxt, self.living)
+                first, second, certain = two_best_safeties(counts, nxt, self.living, reveal.changed)
                 blended = first + self.second_weight * (second - first)
                 safe_next = blended if self.blend_certain or not certain else 1.0
             survive += p_value * safe_next

@@ -21,6 +21,7 @@ from .. import games
 from ..board import CELL_CHARS, Board, Cell, GameState, neighbour_count
 from ..errors import BadInputError, NoGameError
 from ..games import CounterKind, GameProfile
+from ..timing import Phase, timed
 from .bylooks import locate_by_looks
 from .counter import find_counter, find_status_counter
 from .features import grid_patches
@@ -406,6 +407,7 @@ class Reader:
                 continue
         return None
 
+    @timed(Phase.READ)
     def read(self, frame: np.ndarray) -> Reading:
         frame = as_frame(frame)
         grid, matched = self._locate(frame)
