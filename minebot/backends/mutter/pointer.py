@@ -101,7 +101,6 @@ class MutterPointer(BasePointer):
         self.fail_safe = fail_safe
         self._at: tuple[int, int] | None = None   # where minebot last put the pointer
         self._watch: PointerWatch | None = None
-        self._keys_seen = session.keys_pressed
 
     def _fail_safe(self) -> None:
         at = self._at
@@ -115,13 +114,6 @@ class MutterPointer(BasePointer):
             self._watch = PointerWatch(self.session.bus, at, self.session.rect,
                                        self.session.monitor_origin)
             return
-        if self.session.keys_pressed != self._keys_seen:
-            # A key went to the game since the pointer was last seen: the game may hide the
-            # pointer until it moves (GNOME Mines 50's in-window "Congratulations!" has a
-            # text entry, and a GTK 4 entry hides the pointer on a key). Watch it afresh:
-            # armed again once the pointer shows, which the next motion brings.
-            self._keys_seen = self.session.keys_pressed
-            watch.armed = False
         if not watch.still_there():
             raise Interrupted(f"stopped by the fail-safe: the pointer was moved away from "
                               f"{at[0]},{at[1]}, where minebot had put it (on GNOME on Wayland "

@@ -376,13 +376,6 @@ class MutterSession:
 
     def keysym(self, keysym: int, pressed: bool) -> None:
         self._send(("NotifyKeyboardKeysym", "ub", (keysym, pressed)))
-        if pressed:
-            self.keys_pressed += 1
-
-    keys_pressed = 0
-    """Keys pressed through this session so far: a key may make the focused client hide the
-    pointer until it next moves (a GTK 4 text entry hides it while typing), which the
-    pointer's fail-safe must not take for a pointer moved away (``MutterPointer``)."""
 
     @property
     def is_open(self) -> bool:
