@@ -80,6 +80,10 @@ class GnomeMinesUI(GameUI):
         else:
             self._custom_dialog(live, custom)
         live.reading = None
+        # The size asked for is the only one the new board may have: GNOME Mines 50 showed a
+        # frame of a 27-column board while laying out a 30-column one, which, taken as the
+        # fresh board, made every true read after it a "wrong size"
+        live.expected_shape = want
         return live.wait_fresh()
 
     def _to_chooser(self, live: GameHost, board: Board | None) -> None:
