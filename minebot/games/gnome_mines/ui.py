@@ -59,7 +59,6 @@ class GnomeMinesUI(GameUI):
         """Bring the window to ``level``/``custom`` with a fresh board, through the chooser."""
         if level is None and custom is None:
             return super().start(live, level, custom)
-        self._await_win_dialog(live)
         self.close_dialogs(live)
         live.focus()
         want = self.levels[level][:2] if level else custom[:2]
@@ -68,7 +67,8 @@ class GnomeMinesUI(GameUI):
         except NoGameError:
             board = None
         if board is not None and board.state is GameState.WON:
-            self._await_win_dialog(live)   # a game won just before (another run's last)
+            # a game won just before, by this LiveGame or another run: its dialog may be late
+            self._await_win_dialog(live)
         if board is not None and board.shape == want and all_covered(board):
             live.expected_shape = board.shape
             return board
