@@ -23,7 +23,8 @@ both rates with 95 % Wilson intervals and the two-sided p-value of their differe
 
 xdemineur (``--size COLSxROWS --mines N``, Debian package ``xdemineur``) and KMines
 (``--level easy|medium|hard``, Classic theme, package ``kmines``) are started privately by
-``minebot.sandbox.clones``; their board size is fixed when they start. Simon Tatham's Mines
+their folder's ``launcher`` (``minebot.games.NAME.launcher``); their board size is fixed
+when they start. Simon Tatham's Mines
 (``--size COLSxROWS --mines N`` as its argument, ``--window`` its window; package
 ``sgt-puzzles``) deals only boards logic solves from the first opening, and its engine games
 are such boards too (``bench --game sgt-mines``).
@@ -172,8 +173,10 @@ def main(argv: list[str] | None = None) -> int:
 
 def launcher(args, xvfb, window):
     """The private game to play (not started)."""
+    from minebot.games.kmines.launcher import KMines
+    from minebot.games.sgt_mines.launcher import SgtMines
+    from minebot.games.xdemineur.launcher import Xdemineur
     from minebot.levels import parse_size
-    from minebot.sandbox.clones import KMines, SgtMines, Xdemineur
     from minebot.sandbox.mines import GnomeMines
     if args.game == "xdemineur":
         rows, cols = parse_size(args.size)

@@ -1,4 +1,4 @@
-"""The private launchers of xdemineur, KMines and Simon Tatham's Mines (``minebot.sandbox.clones``) on a real Xvfb
+"""The private launchers of xdemineur, KMines and Simon Tatham's Mines (each game folder's ``launcher``) on a real Xvfb
 (marked live): the window each one shows, the settings KMines was given, and that exactly the
 processes they started are gone afterwards."""
 
@@ -10,7 +10,9 @@ import pytest
 from test_desktop import _alive  # the same check: is any process of that group left?
 
 from minebot.errors import DesktopError
-from minebot.sandbox.clones import KMINES, SGT_MINES, XDEMINEUR, KMines, SgtMines, Xdemineur
+from minebot.games.kmines.launcher import KMINES, KMines
+from minebot.games.sgt_mines.launcher import SGT_MINES, SgtMines
+from minebot.games.xdemineur.launcher import XDEMINEUR, Xdemineur
 from minebot.sandbox.xvfb import Xvfb
 
 

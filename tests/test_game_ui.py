@@ -107,7 +107,7 @@ def test_the_smiley_click_starts_a_new_xdemineur_game():
     game: the game's own opening differs, and the clock restarts."""
     from minebot.backends.x11.capture import Screen
     from minebot.backends.x11.pointer import Pointer
-    from minebot.sandbox.clones import XDEMINEUR, Xdemineur
+    from minebot.games.xdemineur.launcher import XDEMINEUR, Xdemineur
     from minebot.sandbox.xvfb import Xvfb
     _skip_without(XDEMINEUR)
     with Xvfb(1024, 768) as xvfb, Xdemineur(xvfb, cols=16, rows=16, mines=40) as game, \
@@ -137,7 +137,8 @@ def test_the_smiley_click_starts_a_new_xdemineur_game():
 @pytest.mark.live
 def test_a_running_game_is_recognised_by_its_window():
     from minebot.backends.x11.window import X11
-    from minebot.sandbox.clones import KMINES, XDEMINEUR, KMines, Xdemineur
+    from minebot.games.kmines.launcher import KMINES, KMines
+    from minebot.games.xdemineur.launcher import XDEMINEUR, Xdemineur
     from minebot.sandbox.xvfb import Xvfb
     _skip_without(XDEMINEUR)
     _skip_without(KMINES)
@@ -158,7 +159,7 @@ def test_kmines_new_game_by_its_own_shortcut_through_a_live_game():
     from minebot.backends.x11.capture import Screen
     from minebot.backends.x11.pointer import Pointer
     from minebot.game.live import LiveGame
-    from minebot.sandbox.clones import KMINES, KMines
+    from minebot.games.kmines.launcher import KMINES, KMines
     from minebot.sandbox.xvfb import Xvfb
     _skip_without(KMINES)
     with Xvfb(1024, 768) as xvfb, KMines(xvfb, level="easy", window=(640, 480)) as km, \
@@ -206,7 +207,7 @@ def _xdemineur_face_held() -> tuple[np.ndarray, np.ndarray, tuple[int, int, int,
 
     from minebot.backends.x11.capture import Screen
     from minebot.backends.x11.window import X11
-    from minebot.sandbox.clones import Xdemineur
+    from minebot.games.xdemineur.launcher import Xdemineur
     from minebot.sandbox.xvfb import Xvfb
     with Xvfb(1024, 768) as xvfb, Xdemineur(xvfb, cols=16, rows=16, mines=40) as game, \
             Screen(xvfb.display) as screen, X11(xvfb.display) as x11:
@@ -243,7 +244,7 @@ def _xdemineur_face_held() -> tuple[np.ndarray, np.ndarray, tuple[int, int, int,
 def test_the_face_shown_while_a_button_is_held_gives_no_verdict():
     """While the left button is held on the board xdemineur shows another face; the bot must not
     take it for a win or a loss. Released off the board, the press opens nothing."""
-    from minebot.sandbox.clones import XDEMINEUR
+    from minebot.games.xdemineur.launcher import XDEMINEUR
     _skip_without(XDEMINEUR)
     ui = XdemineurUI()
     for _game in range(4):                 # a fresh xdemineur when one did not react (see above)

@@ -20,7 +20,8 @@ import numpy as np
 import pytest
 
 from minebot.board import Cell, GameState
-from minebot.sandbox.clones import KMINES, XDEMINEUR
+from minebot.games.kmines.launcher import KMINES
+from minebot.games.xdemineur.launcher import XDEMINEUR
 
 pytestmark = [pytest.mark.live, pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs xvfb")]
 
@@ -94,7 +95,7 @@ def test_xdemineur_won_by_flagging_every_mine(xvfb):
     """A board whose own opening leaves only mines covered (12x8 with 4 mines: often): the
     bot wins by flagging them, the game shows the win (its face), and a new game starts by the
     smiley. Boards with numbers 5-8 are left to the reading of those digits."""
-    from minebot.sandbox.clones import Xdemineur
+    from minebot.games.xdemineur.launcher import Xdemineur
     results = play_and_check(Xdemineur(xvfb, cols=12, rows=8, mines=4), 4)
     assert any(r.won for r, _ in results)
 
@@ -107,7 +108,7 @@ def _shows(boards, number: int) -> bool:
 def test_xdemineur_expert_reads_its_fives(xvfb):
     """30x16/99 until a game has shown a 5 (most do; at most 6 games): every number read,
     the 5s included, is what the finished game proves, and no game stops unread."""
-    from minebot.sandbox.clones import Xdemineur
+    from minebot.games.xdemineur.launcher import Xdemineur
     results = play_and_check(Xdemineur(xvfb, cols=30, rows=16, mines=99), 6,
                              enough=lambda done: any(_shows(seen, 5) for _, seen in done))
     assert any(_shows(seen, 5) for _, seen in results), "no 5 in 6 expert games"
@@ -116,5 +117,5 @@ def test_xdemineur_expert_reads_its_fives(xvfb):
 @pytest.mark.skipif(not os.access(KMINES, os.X_OK), reason="needs kmines")
 @pytest.mark.parametrize("level, window, games", [("easy", (640, 480), 3), ("medium", (1000, 800), 2)])
 def test_kmines_classic_plays_to_the_end(xvfb, level, window, games):
-    from minebot.sandbox.clones import KMines
+    from minebot.games.kmines.launcher import KMines
     play_and_check(KMines(xvfb, level=level, theme="classic", window=window), games)

@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from minebot.board import Board, Cell, GameState
-from minebot.sandbox.clones import SGT_MINES
+from minebot.games.sgt_mines.launcher import SGT_MINES
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -49,7 +49,7 @@ def recorded_games(folder: Path) -> dict[int, list[tuple[Board, list[int]]]]:
     (30, 16, 99, None, 1), (30, 16, 99, (1100, 700), 1),
 ])
 def test_play_names_no_game_and_wins_every_board(xvfb, tmp_path, cols, rows, mines, window, games):
-    from minebot.sandbox.clones import SgtMines
+    from minebot.games.sgt_mines.launcher import SgtMines
     from minebot.truth import misreads
     record, clicks = tmp_path / "rec", tmp_path / "clicks.jsonl"
     with SgtMines(xvfb, cols=cols, rows=rows, mines=mines, window=window) as game:
@@ -118,7 +118,7 @@ def test_a_loss_is_reported_and_never_undone(xvfb, tmp_path):
     """Boards dealt with "Ensure solubility" off (``9x9n35a``) need guesses and are often lost:
     the loss is reported, the window still shows the death afterwards (no Undo), and the numbers
     read in that game are what the game's Solve then shows (every mine)."""
-    from minebot.sandbox.clones import SgtMines
+    from minebot.games.sgt_mines.launcher import SgtMines
     from minebot.truth import misreads
     with SgtMines(xvfb, cols=9, rows=9, mines=35, unique=False) as game:
         for attempt in range(8):

@@ -123,7 +123,7 @@ def kmines_on_wayland() -> bool:
     import glob
     import os
 
-    from minebot.sandbox.clones import KMINES
+    from minebot.games.kmines.launcher import KMINES
     return os.access(KMINES, os.X_OK) and bool(
         glob.glob("/usr/lib/*/qt[56]/plugins/platforms/libqwayland-generic.so"))
 
@@ -139,8 +139,8 @@ def test_kmines_native_is_recognised_by_sways_list_and_played(desktop):
 
     from minebot.backends.backend import open_backend
     from minebot.game.live import LiveGame
+    from minebot.games.kmines.launcher import KMines
     from minebot.loop import play_game
-    from minebot.sandbox.clones import KMines
     from minebot.solver import Solver
     from minebot.truth import misreads
     with KMines(desktop, level="easy", theme="classic"):

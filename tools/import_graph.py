@@ -12,12 +12,18 @@ An edge goes to the deepest module of the package that the statement names: ``fr
 GameUI`` is an edge to ``ui``, ``from .. import games`` one to ``games`` (a submodule), not to
 the package. A package's ``__init__`` that a submodule import runs on the way is not counted:
 it is not what the importing module asked for.
+
+A module that imports others by name with ``importlib`` (the games registry finds each game
+folder's ``ui`` and ``launcher`` so) says which in a module-level ``IMPORTS_BY_CONVENTION``
+tuple of patterns (``"minebot.games.*.ui"``, ``*`` one name part): each module of the package
+that a pattern matches counts as imported by it.
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import fnmatch
 import sys
 from pathlib import Path
 
@@ -59,15 +65,43 @@ def imported(module: str, is_package: bool, node: ast.Import | ast.ImportFrom,
     return targets
 
 
+def by_convention(tree: ast.Module, modules: dict[str, tuple[Path, bool]]) -> set[str]:
+    """The modules a module's ``IMPORTS_BY_CONVENTION = ("pkg.*.name", ...)`` names (a
+    module-level tuple or list of string patterns; ``*`` matches one dotted part)."""
+    found: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.AnnAssign):
+            targets, value = [node.target], node.value
+        elif isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        else:
+            continue
+        if not any(isinstance(t, ast.Name) and t.id == "IMPORTS_BY_CONVENTION" for t in targets):
+            continue
+        if not isinstance(value, (ast.Tuple, ast.List)):
+            raise ValueError("IMPORTS_BY_CONVENTION must be a tuple of string literals")
+        for item in value.elts:
+            if not (isinstance(item, ast.Constant) and isinstance(item.value, str)):
+                raise ValueError("IMPORTS_BY_CONVENTION must be a tuple of string literals")
+            pattern = item.value.split(".")
+            found |= {name for name in modules if len(name.split(".")) == len(pattern)
+                      and all(fnmatch.fnmatchcase(part, want)
+                              for part, want in zip(name.split("."), pattern))}
+    return found
+
+
 def import_graph(package: Path) -> dict[str, set[str]]:
-    """module -> the modules of the same package it imports, anywhere in its source."""
+    """module -> the modules of the same package it imports, anywhere in its source (and
+    those its ``IMPORTS_BY_CONVENTION`` names)."""
     modules = module_names(package)
     graph: dict[str, set[str]] = {}
     for name, (path, is_package) in modules.items():
         graph[name] = set()
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        tree = ast.parse(path.read_text(), str(path))
+        for node in ast.walk(tree):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 graph[name] |= imported(name, is_package, node, modules)
+        graph[name] |= by_convention(tree, modules) - {name}
     return graph
 
 

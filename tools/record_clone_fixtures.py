@@ -44,8 +44,10 @@ from minebot.backends.frames import FrameSource  # noqa: E402
 from minebot.backends.x11.capture import Screen  # noqa: E402
 from minebot.board import CELL_CHARS, Board, Cell, neighbour_count  # noqa: E402
 from minebot.errors import DesktopError  # noqa: E402
+from minebot.games.kmines.launcher import KMines  # noqa: E402
 from minebot.games.kmines.profile import LEVELS as KMINES_LEVELS  # noqa: E402
-from minebot.sandbox.clones import KMines, SgtMines, Xdemineur  # noqa: E402
+from minebot.games.sgt_mines.launcher import SgtMines  # noqa: E402
+from minebot.games.xdemineur.launcher import Xdemineur  # noqa: E402
 from minebot.sandbox.xvfb import Xvfb  # noqa: E402
 
 SCREEN = (1280, 1024)
@@ -89,7 +91,7 @@ def same(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 class Session:
-    """One game (a ``minebot.sandbox.clones`` launcher, made by ``make(display)``) on its own
+    """One game (a game folder's ``launcher``, made by ``make(display)``) on its own
     Xvfb; the pointer is parked off the window."""
 
     def __init__(self, make) -> None:

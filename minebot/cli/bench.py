@@ -17,7 +17,7 @@ from typing import Callable, Generator, Iterable
 from ..errors import BadInputError, interrupt_exit_code
 from ..game.engine import EngineGame
 from ..game.layouts import load_layouts, save_layouts
-from ..games.interfaces import ui_for
+from ..games.interfaces import UIS, ui_for
 from ..levels import parse_cell, parse_size
 from ..loop import play_game
 from ..rules import RULES, Rules, allowed_cells
@@ -36,9 +36,7 @@ def register(sub) -> None:
     p.add_argument("--rules", default=Rules.ZERO, choices=RULES,
                    help="first-click rule set (default zero)")
     p.add_argument("--game", default=None, metavar="NAME",
-                   help="play by the rules of this game: gnome-mines, kmines (zero), xdemineur "
-                        "(preopened, and a win needs every mine flagged), sgt-mines (zero, and "
-                        "only boards solvable without guessing, as --no-guess); overrides --rules")
+                   help=f"play by the rules of this game: {rules_help()}; overrides --rules")
     p.add_argument("--first", default=None, metavar="ROW,COL",
                    help="first click (default: the solver's choice for the rule set)")
     p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
@@ -55,6 +53,19 @@ def register(sub) -> None:
     add_solver_option(p, "to measure a variant's strength and speed on the same games")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(func=run)
+
+
+def rules_help() -> str:
+    """``--game``'s help: every game, in registry order, with how it deals and ends its boards
+    (from its profile and its ``GameUI``: ``game_rules``)."""
+    parts = []
+    for name in UIS:
+        played = game_rules(name)
+        extra = ((", and a win needs every mine flagged" if played.flags_to_win else "")
+                 + (", and only boards solvable without guessing, as --no-guess"
+                    if played.no_guess else ""))
+        parts.append(f"{name} ({played.rules.value}{extra})")
+    return ", ".join(parts)
 
 
 def add_solver_option(p: argparse.ArgumentParser, purpose: str) -> None:

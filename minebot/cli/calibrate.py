@@ -55,7 +55,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", metavar="DIR",
                    help="parent folder of the new set (default ~/.local/share/minebot/templates)")
     p.add_argument("--game", metavar="GAME",
-                   help="the game the screenshots show (gnome-mines, xdemineur, kmines, sgt-mines): how its "
+                   help=f"the game the screenshots show ({games.listing(last=None)}): how its "
                         "board is found, and stored in the set so that 'minebot read' knows the "
                         "game by this look (default: any game's way; stored as 'custom')")
     p.add_argument("--force", action="store_true", help="replace an existing set of that name")

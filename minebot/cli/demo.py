@@ -20,7 +20,7 @@ from ..backends.mutter.backend import MutterBackend
 from ..errors import BadInputError, Interrupted, MinebotError
 from ..game.live import LiveGame
 from ..game.replay import Recording
-from ..games import DEFAULT
+from ..games import DEFAULT, get
 from ..games.gnome_mines.profile import STYLES, THEMES
 from ..games.interfaces import UIS, ui_for
 from ..outputs import check_file, check_folder, write_failed
@@ -42,9 +42,9 @@ gnome-mines (installed by .ci/setup). With --wayland the same demo runs on a pri
 mutter (GNOME's compositor, no XWayland) with PipeWire and WirePlumber on a private session bus,
 the game a native Wayland client.""")
     p.add_argument("--game", default=DEFAULT, choices=tuple(UIS),
-                   help="the game to start (default %(default)s); xdemineur plays 16x16/40 as "
-                        "'beginner' and 30x16/99 as 'expert', KMines (Classic theme) Easy 9x9/10 "
-                        "and Hard 30x16/99")
+                   help="the game to start (default %(default)s); each game's 'beginner' and "
+                        "'expert' boards are its launcher's (DEMO_BOARDS in "
+                        "minebot/games/NAME/launcher.py)")
     p.add_argument("--beginner", type=int, default=3, metavar="N", help="beginner games (default 3)")
     p.add_argument("--expert", type=int, default=1, metavar="N", help="expert games (default 1)")
     p.add_argument("--theme", default="bgcolors", choices=THEMES,
@@ -92,18 +92,21 @@ def describe_board(launcher) -> str:
 def run(args: argparse.Namespace) -> int:
     from contextlib import ExitStack
 
-    from ..sandbox.clones import demo_clone
-    from ..sandbox.mines import GnomeMines  # the sandbox only when a demo runs, not with
-    from ..sandbox.session import open_desktop  # every command (the CLI imports each one)
+    from ..sandbox import launchers  # the sandbox only when a demo runs, not with
+    from ..sandbox.private_game import DemoSettings  # every command (the CLI imports each one)
+    from ..sandbox.session import open_desktop
     from ..sandbox.xvfb import Xvfb
     from ..solver import Solver
     from ..vision.learn import Learner
 
     if args.beginner < 0 or args.expert < 0 or args.beginner + args.expert == 0:
         raise BadInputError("--beginner and --expert must be >= 0 and not both 0")
-    if args.wayland and args.game != "gnome-mines":
-        raise BadInputError(f"--wayland plays GNOME Mines only ({args.game} is an X11 program: "
+    start = launchers.demo(args.game)
+    if args.wayland and not start.native_wayland:
+        natives = " and ".join(get(name).title for name in launchers.native_wayland())
+        raise BadInputError(f"--wayland plays {natives} only ({args.game} is an X11 program: "
                             "drop --wayland)")
+    settings = DemoSettings(theme=args.theme, style=args.style, font=args.font)
     window = _window(args.window)
     # Every output is checked before anything starts (SIGTERM is handled by the CLI: the
     # context managers below stop the display and the game, and the summary is printed).
@@ -137,11 +140,9 @@ def run(args: argparse.Namespace) -> int:
             else:
                 display = os.environ["DISPLAY"]
             first = "beginner" if args.beginner else "expert"
-            if args.game == "gnome-mines":
-                mines = stack.enter_context(GnomeMines(display, theme=args.theme, window=window,
-                                                       level=first, font=args.font,
-                                                       style=args.style))
-                print(f"demo: private GNOME Mines ({args.theme}, {args.style}, "
+            if not start.per_level:   # one copy for every level (GNOME Mines switches itself)
+                mines = stack.enter_context(start.start(display, first, window, settings))
+                print(f"demo: private {get(args.game).title} ({args.theme}, {args.style}, "
                       f"window {window[0]}x{window[1]})", flush=True)
             solver = Solver(**solver_settings)
             previous = None     # the clone of the level before
@@ -152,13 +153,13 @@ def run(args: argparse.Namespace) -> int:
                     # the game is named, so the reader looks for it alone (also on Wayland,
                     # where its window cannot be recognised)
                     options: dict = {"level": level, "ui": ui_for(args.game)}
-                    if args.game != "gnome-mines":
+                    if start.per_level:
                         # the clones' board size is chosen when they start: one copy per level,
                         # the last one's window gone first (with no window manager a new window
                         # shows the old one's pixels until it has drawn itself)
                         if previous is not None:
                             previous.stop()
-                        clone = previous = demo_clone(args.game, level, display, window)
+                        clone = previous = start.start(display, level, window, settings)
                         stack.enter_context(clone)   # started, and stopped with the demo
                         print(f"demo: private {args.game} ({level}: {describe_board(clone)})", flush=True)
                         options = {"ui": options["ui"], "mines": clone.board[2]}

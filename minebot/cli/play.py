@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .. import games
 from ..backends.backend import BACKENDS
 from ..errors import (
     BadInputError,
@@ -56,10 +57,10 @@ def add_level_options(p: argparse.ArgumentParser) -> None:
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "play", help="play the Minesweeper window (GNOME Mines, xdemineur, KMines, Simon Tatham's Mines) on this display",
+        "play", help=f"play the Minesweeper window ({games.titles(last=None)}) on this display",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="""\
-Find the game's window (GNOME Mines, xdemineur, KMines or Simon Tatham's Mines: the first one
+        description=f"""\
+Find the game's window ({games.titles()}: the first one
 open, or the one --game names), keep it focused, and play: capture the
 window, read the board, click every certain cell in one batch, wait for the screen to show
 the result, check it, repeat; guess by look-ahead when nothing is certain. Every click is
@@ -77,8 +78,8 @@ mouse thrown into a screen corner, on GNOME on Wayland moved away): the summary 
 a game on a private virtual display, see `minebot demo`.""")
     add_level_options(p)
     p.add_argument("--game", metavar="NAME",
-                   help="the game to play: gnome-mines, xdemineur, kmines or sgt-mines (default: the "
-                        "first of these with a window open). The last three play the size they show")
+                   help=f"the game to play: {games.listing()} (default: the first of these with a "
+                        "window open). A game that cannot change its board size plays the size it shows")
     p.add_argument("--games", type=int, default=1, metavar="N", help="games to play (default 1)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON on the last line")
     add_profile_option(p)

@@ -17,7 +17,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Locate the Minesweeper board in IMAGE (a whole screen or a window), classify\n"
                     "every cell with a template set and print the board in the text format\n"
                     "(header line with rows, cols, mines, state). Which game the image shows\n"
-                    "(gnome-mines, xdemineur, kmines, sgt-mines) is found from how its board is drawn and\n"
+                    f"({games.listing(last=None)}) is found from how its board is drawn and\n"
                     "which looks fit, and said on stderr (in the JSON with --json); --game\n"
                     "forces one. The set that fits best is picked automatically unless\n"
                     "--templates names one.",
@@ -31,10 +31,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true",
                    help='print {"rows", "cols", "mines", "state", "board", "board_px", ...}')
     p.add_argument("--templates", metavar="NAME",
-                   help="template set name (e.g. gnome-mines-classic) or folder")
+                   help=f"template set name (e.g. {games.get(games.DEFAULT).templates[0]}) or folder")
     p.add_argument("--game", metavar="GAME",
-                   help="the game the image shows: gnome-mines, xdemineur, kmines or sgt-mines "
-                        "(default: found)")
+                   help=f"the game the image shows: {games.listing()} (default: found)")
     p.add_argument("--quiet", action="store_true", help="do not say which game was found")
     p.add_argument("--mines", type=int, metavar="N",
                    help="total number of mines (overrides the on-screen counter)")

@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 
 from ..backends.backend import open_backend
-from ..backends.listed import ListedWindow
+from ..backends.listed import ListedWindow, WindowList
+from ..backends.pointer import Button
 from ..backends.x11.window import Rect
 from ..board import Board, Cell
 from ..errors import BadInputError, NoGameError, UnresponsiveGameError
@@ -225,6 +226,27 @@ class LiveGame(Game):
     def key(self, combo: str) -> None:
         self.focus()
         self.backend.key(combo)
+
+    # -- what a ``GameUI`` may do besides (``GameHost``) ------------------------------------
+    @property
+    def window_list(self) -> WindowList | None:
+        """The compositor's own list of windows (sway's), where there is one, else None."""
+        return self.backend.window_list
+
+    def send_key(self, combo: str) -> None:
+        """A key to whatever has the keyboard focus now (a dialog of the game), without
+        giving the game the focus first (``key`` does)."""
+        self.backend.key(combo)
+
+    def read(self, frame: np.ndarray) -> Reading:
+        """``frame`` read with the game's reader (a UI checking what the game shows)."""
+        return self.reader.read(frame)
+
+    def click_control(self, x: float, y: float, bounds: tuple[int, int, int, int]) -> None:
+        """One left click on a control of the game outside the board (xdemineur's smiley),
+        at (x, y), which must lie inside ``bounds``: the control found on the frame just read,
+        never a board click."""
+        self.pointer.click(x, y, Button.LEFT, bounds)
 
     # -- the pointer, on the last reading (``points``) --------------------------------------
     def on_screen(self) -> BoardOnScreen:

@@ -38,6 +38,7 @@ from .ui import GameHost, GameUI
 
 if TYPE_CHECKING:   # pragma: no cover
     from ..vision.learn import Learner
+    from ..vision.reader import Reader
     from .replay import Recording
 
 
@@ -47,6 +48,7 @@ class ObservedGame(GameHost, Protocol):
     learner, the recorder) and the ways to clear the view before a read again."""
 
     ui: GameUI
+    reader: "Reader"
     frame_index: int | None
     rereads: int
     window_game: str | None

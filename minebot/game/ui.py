@@ -32,11 +32,9 @@ from ..errors import BadInputError
 from ..rules import Rules
 
 if TYPE_CHECKING:   # pragma: no cover
-    from ..backends.backend import Backend
     from ..backends.listed import ListedWindow, WindowList
-    from ..backends.pointer import BasePointer
     from ..games.profile import GameProfile, WindowMatch
-    from ..vision.reader import Reader, Reading
+    from ..vision.reader import Reading
 
 Box = tuple[int, int, int, int]
 
@@ -44,15 +42,15 @@ Box = tuple[int, int, int, int]
 class GameHost(Protocol):
     """What a ``GameUI`` may use of the live game it acts on (``LiveGame`` is one).
 
-    Reads and keys go through it, so the live game's safety rules hold for the UI's actions
-    too; the few fields a UI writes are the ones its game decides (the board size it expects,
-    the mine total of a custom board, the dialogs it closed).
+    Reads, keys and clicks go through it, so the live game's safety rules hold for the UI's
+    actions too: a UI gets no backend, pointer or reader of its own, only the calls below (a
+    frame read with the game's reader, a key to the game or to the dialog that has the focus,
+    one bounded click on a control outside the board). The few fields a UI writes are the ones
+    its game decides (the board size it expects, the mine total of a custom board, the dialogs
+    it closed).
     """
 
     x11: X11 | None
-    backend: "Backend"
-    pointer: "BasePointer"
-    reader: "Reader"
     reading: "Reading | None"
     frame: np.ndarray | None
     won_board: Board | None
@@ -71,7 +69,16 @@ class GameHost(Protocol):
     @property
     def region(self) -> Rect | None: ...
 
+    @property
+    def window_list(self) -> "WindowList | None": ...
+
     def grab(self) -> np.ndarray: ...
+
+    def read(self, frame: np.ndarray) -> "Reading": ...
+
+    def send_key(self, combo: str) -> None: ...
+
+    def click_control(self, x: float, y: float, bounds: Box) -> None: ...
 
     def settled_frame(self) -> np.ndarray: ...
 
@@ -214,7 +221,7 @@ class GameUI(ABC):
         stale dialog pixels stay on screen until then); False if there was none.
         """
         if live.x11 is None:
-            listing = live.backend.window_list
+            listing = live.window_list
             if listing is not None and live.listed is not None:
                 return self.close_listed_dialogs(live, listing, live.listed)
             return self.close_unlisted_dialogs(live)
@@ -252,7 +259,7 @@ class GameUI(ABC):
         for dialog in found:
             listing.focus(dialog)
             for combo in self.close_keys:
-                live.backend.key(combo)
+                live.send_key(combo)
         deadline = time.monotonic() + timeout
         while dialogs() and time.monotonic() < deadline:
             time.sleep(0.02)

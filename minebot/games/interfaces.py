@@ -5,27 +5,52 @@ calibration and the engine use too; a ``GameUI`` is live play (keys, dialogs, th
 which depends on the backends and on reading. Keeping the classes here lets the profiles stay
 below everything that reads a game, and live play above them, with no cycle.
 
-Adding a game: its folder (``minebot/games/NAME/``: ``profile.py``, ``ui.py``), one line in
-``minebot.games.PROFILES`` and one in ``UIS`` below.
+Adding a game: its folder (``minebot/games/NAME/``: ``profile.py``, ``ui.py`` with one
+``GameUI`` subclass) and its name in ``minebot.games.FOLDERS``; ``UIS`` below is built from
+that registry, each folder's ``ui`` module imported by its fixed name (``IMPORTS_BY_CONVENTION``,
+which ``tools/import_graph.py`` counts as imports, so a cycle through a game's ``ui`` is still
+found).
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import inspect
 from collections.abc import Sequence
+from types import ModuleType
 
 from ..backends.listed import ListedWindow
 from ..backends.x11.window import X11, find_game_window
 from ..errors import BadInputError
 from ..game.ui import GameUI
-from . import PROFILES, GameProfile, get
-from .gnome_mines.ui import GnomeMinesUI
-from .kmines.ui import KMinesUI
-from .sgt_mines.ui import SgtMinesUI
-from .xdemineur.ui import XdemineurUI
+from . import FOLDERS, PROFILES, GameProfile, get
 
-UIS: dict[str, type[GameUI]] = {ui.game: ui for ui in (GnomeMinesUI, XdemineurUI, KMinesUI,
-                                                         SgtMinesUI)}
-"""Every game minebot can play live: its profile's name -> its ``GameUI`` class."""
+IMPORTS_BY_CONVENTION = ("minebot.games.*.ui",)
+"""The modules this one imports by name (each registered folder's ``ui``): for the import
+graph, which cannot see ``importlib``."""
+
+
+def folder_ui(folder: ModuleType) -> type[GameUI] | None:
+    """The ``GameUI`` subclass a game folder's ``ui.py`` defines (None without a ``ui.py``: a
+    game that can be read but not played live); a folder whose ``ui`` defines none, or several,
+    or one for another game, is a programming error, reported at import."""
+    name = f"{folder.__name__}.ui"
+    if importlib.util.find_spec(name) is None:
+        return None
+    module = importlib.import_module(name)
+    found = [cls for cls in vars(module).values() if isinstance(cls, type) and issubclass(cls, GameUI)
+             and cls.__module__ == module.__name__ and not inspect.isabstract(cls)]
+    if len(found) != 1 or found[0].game != folder.PROFILE.name:
+        raise ImportError(f"{name}: expected one GameUI for {folder.PROFILE.name!r}, found "
+                          f"{[(c.__name__, c.game) for c in found]}")
+    return found[0]
+
+
+UIS: dict[str, type[GameUI]] = {
+    folder.PROFILE.name: ui for folder in FOLDERS if (ui := folder_ui(folder)) is not None}
+"""Every game minebot can play live: its profile's name -> its ``GameUI`` class, in registry
+order."""
 
 
 def ui_for(profile: GameProfile | str) -> GameUI:

@@ -4,18 +4,36 @@ output uses (overlay, PNG, terminal), so they all say the same thing."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Protocol
 
 from ..board import Board, GameState
 from ..errors import InconsistentBoardError
 from .explain import Explanation, explain_cell
-from .marks import Hints, compute_hints, inconsistent_hints
+from .marks import ExplainableAnalysis, Hints, compute_hints, inconsistent_hints
 
 Coord = tuple[int, int]
+
+
+class Choice(Protocol):
+    """A guess as the solver makes it: the cell and its chance of a mine."""
+
+    cell: Coord
+    p_mine: float
+
+
+class Advisor(Protocol):
+    """What the hint needs of a solver (``minebot.solver.Solver`` is one): an analysis it can
+    explain, and its own choice of guess when nothing is certain (the hint shows the move the
+    bot would make, not merely the least likely cell)."""
+
+    def analyse(self, board: Board, mines: int | None = None) -> ExplainableAnalysis: ...
+
+    def guess(self, result) -> Choice: ...
 
 FRESH_NOTE = "fresh board: in GNOME Mines the first click is always safe and opens an area"
 
 
-def advise(board: Board, solver=None, mines: int | None = None,
+def advise(board: Board, solver: Advisor | None = None, mines: int | None = None,
            explain: Coord | None = None) -> tuple[Hints, Explanation | None]:
     """Hints for ``board`` and, if asked, the explanation of cell ``explain``.
 
@@ -24,7 +42,8 @@ def advise(board: Board, solver=None, mines: int | None = None,
     """
     if solver is None:
         from ..solver import Solver
-        solver = Solver()
+        default: Advisor = Solver()
+        solver = default
     total = mines if mines is not None else board.mines
     if board.state not in (None, GameState.PLAYING):
         return compute_hints(board, _EmptyAnalysis(board)), None
@@ -36,12 +55,13 @@ def advise(board: Board, solver=None, mines: int | None = None,
     except InconsistentBoardError as exc:
         return inconsistent_hints(board, exc), None
     guess = None
-    if not analysis.safe and hasattr(solver, "guess"):
+    if not analysis.safe:
         covered = board.unknown & ~board.flags
         certain = set(analysis.mines)
         if any((int(r), int(c)) not in certain for r, c in zip(*covered.nonzero())):
             choice = solver.guess(analysis)
-            guess = (tuple(choice.cell), float(choice.p_mine))
+            row, col = choice.cell
+            guess = ((row, col), float(choice.p_mine))
     hints = compute_hints(board, analysis, guess)
     explanation = None
     if explain is not None:

@@ -10,14 +10,12 @@ changed it (when a second analysis without the total is supplied).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
-from typing import Any
 
 import numpy as np
 
 from ..bignum import count_text, fraction_text
 from ..board import Board, Cell, neighbour_count
-from .marks import format_percent
+from .marks import ExplainableAnalysis, format_percent
 
 Coord = tuple[int, int]
 
@@ -48,12 +46,9 @@ def _join(items: list[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _proof(analysis: Any, cell: Coord) -> tuple[list[Coord], bool]:
-    """(numbers, uses_total) from the solver; ``explain`` alone gives no total flag."""
-    if hasattr(analysis, "explanation"):
-        numbers, total = analysis.explanation(cell)
-    else:
-        numbers, total = analysis.explain(cell), False
+def _proof(analysis: ExplainableAnalysis, cell: Coord) -> tuple[list[Coord], bool]:
+    """(numbers, uses_total) from the solver."""
+    numbers, total = analysis.explanation(cell)
     return sorted((int(r), int(c)) for r, c in numbers), bool(total)
 
 
@@ -77,8 +72,8 @@ def background_cells(board: Board) -> np.ndarray:
     return board.unknown & (neighbour_count(board.revealed) == 0)
 
 
-def explain_cell(board: Board, analysis: Any, cell: Coord, mines: int | None = None,
-                 without_total: Any | None = None) -> Explanation:
+def explain_cell(board: Board, analysis: ExplainableAnalysis, cell: Coord, mines: int | None = None,
+                 without_total: ExplainableAnalysis | None = None) -> Explanation:
     """Explain ``cell`` on ``board`` with the solver's ``analysis``.
 
     ``mines`` is the total used for the analysis (defaults to ``board.mines``);
@@ -124,16 +119,9 @@ def explain_cell(board: Board, analysis: Any, cell: Coord, mines: int | None = N
     return _explain_guess(board, analysis, cell, total, without_total)
 
 
-def _fraction(analysis: Any, cell: Coord) -> Fraction | None:
-    if hasattr(analysis, "fraction"):
-        return analysis.fraction(cell)
-    p = float(np.asarray(analysis.probability)[cell])
-    return None if np.isnan(p) else Fraction(p).limit_denominator(10**6)
-
-
-def _explain_guess(board: Board, analysis: Any, cell: Coord, total: int | None,
-                   without_total: Any | None) -> Explanation:
-    frac = _fraction(analysis, cell)
+def _explain_guess(board: Board, analysis: ExplainableAnalysis, cell: Coord, total: int | None,
+                   without_total: ExplainableAnalysis | None) -> Explanation:
+    frac = analysis.fraction(cell)
     touching = sorted(n for n in board.neighbours(*cell) if board.revealed[n])
     bg_cells = int(background_cells(board).sum())
     if frac is None:
@@ -141,7 +129,7 @@ def _explain_guess(board: Board, analysis: Any, cell: Coord, total: int | None,
                            f"{_fmt(cell)} touches no revealed number and the mine total is "
                            "unknown, so no probability can be given.")
     p = float(frac)
-    layouts = getattr(analysis, "layouts", None)
+    layouts = analysis.layouts
     steps: list[str] = []
     if layouts:
         with_mine = frac.numerator * layouts // frac.denominator
@@ -162,8 +150,8 @@ def _explain_guess(board: Board, analysis: Any, cell: Coord, total: int | None,
                      "share the mines the numbers leave over")
     if total is not None:
         if without_total is not None and touching:
-            base = _fraction(without_total, cell)
-            base_layouts = getattr(without_total, "layouts", None)
+            base = without_total.fraction(cell)
+            base_layouts = without_total.layouts
             if base is not None:
                 count = f" ({count_text(base_layouts)} layouts around the numbers)" if base_layouts else ""
                 steps.append(

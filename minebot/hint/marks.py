@@ -14,11 +14,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from fractions import Fraction
 from typing import Protocol, Sequence
 
 import numpy as np
 
 from ..board import Board, Cell, GameState
+from ..errors import InconsistentBoardError
 
 Coord = tuple[int, int]
 
@@ -45,6 +47,19 @@ class AnalysisLike(Protocol):
 
     @property
     def probability(self) -> np.ndarray: ...
+
+
+class ExplainableAnalysis(AnalysisLike, Protocol):
+    """An analysis that can also say why (``explain_cell``): the numbers that force a cell and
+    whether the mine total was needed, the exact fraction of layouts with a mine on a cell, and
+    how many layouts there are (``minebot.solver.Analysis`` declares all three)."""
+
+    @property
+    def layouts(self) -> int: ...
+
+    def fraction(self, cell: Coord) -> Fraction | None: ...
+
+    def explanation(self, cell: Coord) -> tuple[list[Coord], bool]: ...
 
 
 @dataclass(frozen=True)
@@ -174,7 +189,7 @@ def compute_hints(board: Board, analysis: AnalysisLike, guess: tuple[Coord, floa
                  guess_p=g_p, probability=probability)
 
 
-def inconsistent_hints(board: Board, error: Exception) -> Hints:
-    """No hints: the board read contradicts the rules (``InconsistentBoardError``)."""
-    cells = getattr(error, "cells", []) or []
-    return no_hints(board, f"board inconsistent, no hints: {error}", cells)
+def inconsistent_hints(board: Board, error: InconsistentBoardError) -> Hints:
+    """No hints: the board read contradicts the rules (its ``cells`` are the numbers that
+    contradict each other)."""
+    return no_hints(board, f"board inconsistent, no hints: {error}", error.cells)

@@ -1,7 +1,8 @@
 """A game process on a display, with its own private home, ended by its own process group.
 
 Why one base: every game minebot starts for a test, demo or benchmark (GNOME Mines in
-``sandbox.mines``, xdemineur and KMines in ``sandbox.clones``) must neither read nor change
+``sandbox.mines``, the others in their folder's ``launcher.py``, e.g.
+``minebot.games.kmines.launcher``) must neither read nor change
 anything of the user's and must end exactly the processes it started; only how each is run and
 configured differs.
 """
@@ -13,6 +14,8 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -66,6 +69,12 @@ class PrivateGame:
         self.remote: "Backend | None" = None
 
     # -- what subclasses say --------------------------------------------------------------
+    @property
+    def board(self) -> tuple[int, int, int] | None:
+        """(rows, cols, mines) of the games it plays, for a game whose board is fixed when it
+        starts (the clones); None for one that changes it itself (GNOME Mines)."""
+        return None
+
     def argv(self) -> list[str]:
         return [self.exe]
 
@@ -183,3 +192,43 @@ class PrivateGame:
             raise DesktopError(f"the {self.package} window is gone")
         self.window = info
         return info
+
+
+def resize_window(game: PrivateGame, size: tuple[int, int] | None) -> None:
+    """Give the game's window ``size`` (a game that scales its board to the window) and wait
+    until the window has it; None leaves the game's own size."""
+    if size is None:
+        return
+    assert game.window is not None
+    game.x11.move_resize(game.window.id, None, None, *size)
+    deadline = time.monotonic() + 5.0
+    while time.monotonic() < deadline:
+        info = game.refresh()
+        if (info.rect.width, info.rect.height) == tuple(size):
+            break
+        time.sleep(0.05)
+
+
+@dataclass(frozen=True)
+class DemoSettings:
+    """The ``minebot demo`` options a launcher may use (GNOME Mines': its theme, colour scheme
+    and digit font; the other games' demos ignore them)."""
+
+    theme: str = "bgcolors"
+    style: str = "light"
+    font: str | None = None
+
+
+@dataclass(frozen=True)
+class Demo:
+    """How ``minebot demo`` starts a game, declared by its folder's ``launcher.py`` as ``DEMO``.
+
+    ``start(display, level, window, settings)``: a private copy (not started) for ``level``
+    (beginner or expert); ``per_level``: the board size is fixed when the game starts, so each
+    level gets its own copy (else one copy, switched between levels by its ``GameUI``);
+    ``native_wayland``: it runs as a native Wayland client on the private mutter (``--wayland``).
+    """
+
+    start: Callable[..., PrivateGame]
+    per_level: bool = True
+    native_wayland: bool = False

@@ -4,7 +4,7 @@ keys here); the session both share is ``session``."""
 
 from __future__ import annotations
 
-from ...errors import NoGameError
+from ...errors import DesktopError, NoGameError
 from ..keys import keysyms
 from ..x11.window import X11, Rect
 from .capture import MonitorCapture
@@ -40,7 +40,10 @@ class MutterBackend:
 
     @property
     def screen_rect(self) -> Rect:
-        return self.session.rect
+        rect = self.session.rect
+        if rect is None:   # this backend's session always casts the monitor
+            raise DesktopError("the mutter session has no screen cast")
+        return rect
 
     def capture(self, window) -> MonitorCapture:
         raise NoGameError("GNOME on Wayland has no window list for a client: the board is "

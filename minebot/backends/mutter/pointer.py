@@ -104,7 +104,7 @@ class MutterPointer(BasePointer):
 
     def _fail_safe(self) -> None:
         at = self._at
-        if not self.fail_safe or at is None or getattr(self.session, "rect", None) is None:
+        if not self.fail_safe or at is None or self.session.rect is None:
             return
         watch = self._watch
         if watch is None or watch.at != at:   # a new resting place: watch it from now on

@@ -255,8 +255,9 @@ class MutterSession:
     """One RemoteDesktop session with its linked ScreenCast of the primary monitor (with
     ``cast=False`` only the session: its virtual keyboard and pointer join the seat).
 
-    ``rect`` is the monitor in stream pixels (where the pointer goes), ``frames`` its live
-    frames; ``move``/``press``/``key`` inject input. ``close()`` stops both (idempotent).
+    ``rect`` is the monitor in stream pixels (where the pointer goes; None for a session
+    without the cast), ``frames`` its live frames; ``move``/``press``/``key`` inject input.
+    ``close()`` stops both (idempotent).
     """
 
     def __init__(self, bus: Bus, timeout: float = 5.0, cast: bool = True) -> None:
@@ -266,6 +267,7 @@ class MutterSession:
         self.bus = bus
         self._conn = connect(bus.address)
         self.frames: PipeWireFrames | None = None
+        self.rect: Rect | None = None   # the cast's, once it runs
         self._rd_path: str | None = None
         with closed_on_failure(self, "the screen cast"):
             rd = DBusAddress("/org/gnome/Mutter/RemoteDesktop", REMOTE_DESKTOP, REMOTE_DESKTOP)

@@ -90,7 +90,7 @@ class GnomeMinesUI(GameUI):
         from ...vision.reader import NoBoardError
         if board is None:
             try:
-                live.reader.read(live.grab())
+                live.read(live.grab())
             except NoBoardError as exc:
                 if exc.state is GameState.CHOOSER:
                     return
@@ -126,7 +126,7 @@ class GnomeMinesUI(GameUI):
             return
         time.sleep(0.1)
         try:
-            live.reader.read(live.grab())
+            live.read(live.grab())
             return   # a board reads: no question over it
         except NoBoardError as exc:
             if exc.state is GameState.CHOOSER:
@@ -134,7 +134,7 @@ class GnomeMinesUI(GameUI):
         except MinebotError:
             pass
         for combo in ("Tab", "Return"):
-            live.backend.key(combo)
+            live.send_key(combo)
 
     def close_dialogs(self, live: GameHost) -> bool:
         """The dialogs a window list shows (40.1 and 48 on X11), else one drawn over the board
@@ -157,7 +157,7 @@ class GnomeMinesUI(GameUI):
         if won and live.ring_same(live.won_frame, live.won_px, inside=True):
             return False   # the won board shows as it was: nothing over it
         try:
-            shown = live.reader.read(frame).board
+            shown = live.read(frame).board
             # A board reads: no dialog over it, unless it is still the won board, changed
             # around (a dialog beside it, with the focus)
             if not (won and shown.shape == board.shape and (shown.cells == board.cells).all()):
@@ -167,13 +167,13 @@ class GnomeMinesUI(GameUI):
                 return False
         except UnmatchedCellsError:
             pass
-        live.backend.key("Escape")
+        live.send_key("Escape")
         live.dialogs_closed += 1
         deadline = time.monotonic() + 1.0
         while time.monotonic() < deadline:
             time.sleep(0.02)
             try:
-                live.reader.read(live.grab())
+                live.read(live.grab())
                 break
             except (NoBoardError, UnmatchedCellsError):
                 continue
@@ -222,7 +222,7 @@ class GnomeMinesUI(GameUI):
         live.focus()
         time.sleep(0.05)
         try:
-            live.reader.read(live.settled_frame())
+            live.read(live.settled_frame())
         except NoBoardError as exc:
             if exc.state is GameState.PAUSED:
                 live.key("Pause")

@@ -5,7 +5,7 @@ Why: KMines starts a new game on Ctrl+N (it needs keyboard focus; F2 does nothin
 cells under it may read as other numbers (reads that fail or contradict the moves are retried
 for ``end_popup_seconds``), and after a win that makes the table opens a modal
 "High Scores" window, closed with Escape like any other dialog of the game. Its "Reset the
-Game?" box is kept away by the settings (``kmines_reset=false``, see ``sandbox.clones``).
+Game?" box is kept away by the settings (``kmines_reset=false``, see its ``launcher``).
 Facts in ``fixtures/CLONES.md``.
 """
 

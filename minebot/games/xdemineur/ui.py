@@ -25,7 +25,6 @@ import time
 
 import numpy as np
 
-from ...backends.pointer import Button
 from ...board import Board, Cell, GameState
 from ...errors import NoGameError
 from ...game.ui import GameHost, GameUI
@@ -136,6 +135,5 @@ class XdemineurUI(GameUI):
         x0, y0, x1, y1 = box
         region = live.region
         bounds = (region.left + x0, region.top + y0, region.left + x1, region.top + y1)
-        live.pointer.click(region.left + (x0 + x1 - 1) / 2, region.top + (y0 + y1 - 1) / 2,
-                           Button.LEFT, bounds)
+        live.click_control(region.left + (x0 + x1 - 1) / 2, region.top + (y0 + y1 - 1) / 2, bounds)
         time.sleep(0.05)
