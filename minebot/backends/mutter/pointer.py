@@ -17,6 +17,11 @@ FAIL_SAFE_WAIT = 1.0
 """Seconds the fail-safe waits for a frame showing the pointer where minebot put it before
 it stops the run (a frame of a loaded compositor may come a few hundred ms late)."""
 
+STALE_AFTER = 0.1
+"""Seconds with no new frame after which the standing casts are asked no longer and a fresh
+pair decides (``PointerWatch``): a fresh pair costs ~0.15-0.3 s, so only a silent stream is
+worth replacing."""
+
 
 class PointerWatch:
     """Whether the pointer is still where minebot put it: the fail-safe on GNOME on Wayland.
@@ -30,6 +35,14 @@ class PointerWatch:
     longer there was moved by someone else (a person's mouse, or a pointer thrown into a
     corner, which is also not where minebot put it). Both casts are tiny and mutter paints
     them only when something is drawn over them.
+
+    A standing cast can be stale: mutter 50 now and then paints the pointer leaving the
+    square (when minebot clicks a cell) but not its coming back a few milliseconds later, so
+    the pointer stays missing from the embedded cast while it sits where minebot put it. A
+    "gone" verdict is therefore confirmed by a fresh pair of casts before it stops the run: a
+    new area stream paints its whole area once when it starts (``clutter_actor_queue_redraw``
+    in ``meta_screen_cast_area_stream_src_enable``), so its first frame shows the pointer as
+    it is now. The fresh pair then replaces the standing one.
     """
 
     SIZE = 16
@@ -44,18 +57,25 @@ class PointerWatch:
             raise DesktopError(f"the point {at} lies outside the screen {screen}")
         self.box = box
         self.armed = False
+        self.confirmations = 0
+        """How often a standing cast's "gone" was overruled by a fresh pair (for diagnosis)."""
+        self._bus, self._origin = bus, origin
         self._bare: AreaCast | None = None
         self._drawn: AreaCast | None = None
         with closed_on_failure(self, "the fail-safe's casts"):
-            self._bare = AreaCast(bus, box, origin)
-            self._drawn = AreaCast(bus, box, origin, cursor=CURSOR_EMBEDDED)
+            self._open_casts()
+
+    def _open_casts(self) -> None:
+        self._bare = AreaCast(self._bus, self.box, self._origin)
+        self._drawn = AreaCast(self._bus, self.box, self._origin, cursor=CURSOR_EMBEDDED)
 
     def _seen_here(self) -> bool:
         return not np.array_equal(self._drawn.frames.latest(), self._bare.frames.latest())
 
     def still_there(self, wait: float = FAIL_SAFE_WAIT) -> bool:
         """False only when the pointer, once seen here, has gone: the newest frames show it
-        elsewhere, and no newer frame within ``wait`` seconds shows it back."""
+        elsewhere, no newer frame within ``wait`` seconds shows it back, and a fresh pair of
+        casts does not show it either."""
         if self._seen_here():
             self.armed = True
             return True
@@ -65,9 +85,23 @@ class PointerWatch:
         frames = self._drawn.frames
         seen = frames.count
         while (left := deadline - time.monotonic()) > 0:
-            seen = frames.wait_new(seen, min(left, 0.05))
+            count = frames.wait_new(seen, min(left, STALE_AFTER))
+            if count == seen:
+                break   # nothing painted: the standing casts may just be stale
+            seen = count
             if self._seen_here():
                 return True
+        return self._seen_by_fresh_casts()
+
+    def _seen_by_fresh_casts(self) -> bool:
+        """Whether a new pair of casts, painted whole when they start, shows the pointer here;
+        they replace the standing pair either way (a stale pair would only ask again)."""
+        self.close()
+        with closed_on_failure(self, "the fail-safe's casts"):
+            self._open_casts()
+        if self._seen_here():
+            self.confirmations += 1
+            return True
         return False
 
     def close(self) -> None:
