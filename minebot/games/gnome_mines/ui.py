@@ -29,6 +29,12 @@ UNLISTED_DIALOG_WAIT = 0.8
 (it shows when the time makes the top 10: within a few frames of the win on an idle machine;
 50 reads its scores first, and showed it after more than 0.4 s on a loaded one)."""
 
+CHOOSER_WAIT = 1.5
+"""Seconds given to the level chooser to show, and to go once its key was pressed."""
+
+CHOOSER_TRIES = 3
+"""Presses of a level's key while the chooser still shows (``GnomeMinesUI._pick_level``)."""
+
 UNLISTED_TRIES = 3
 """Ctrl+R presses for a new game where windows cannot be listed (a late "Congratulations!"
 window swallows one)."""
@@ -76,7 +82,7 @@ class GnomeMinesUI(GameUI):
             return live.new_game()
         self._to_chooser(live, board)
         if level:
-            live.key(CHOOSER_KEYS[level])
+            self._pick_level(live, level)
         else:
             self._custom_dialog(live, custom)
         live.reading = None
@@ -85,6 +91,39 @@ class GnomeMinesUI(GameUI):
         # fresh board, made every true read after it a "wrong size"
         live.expected_shape = want
         return live.wait_fresh()
+
+    @staticmethod
+    def _chooser_showing(live: GameHost) -> bool | None:
+        """True: the chooser reads; False: a board reads; None: neither (mid-change)."""
+        from ...vision.reader import NoBoardError
+        try:
+            live.read(live.grab())
+        except NoBoardError as exc:
+            return True if exc.state is GameState.CHOOSER else None
+        except MinebotError:
+            return None
+        return False
+
+    def _pick_level(self, live: GameHost, level: str) -> None:
+        """Press the level's key once the chooser shows, and again while it still shows.
+
+        Why: on native Wayland GNOME Mines 50 lost a level key sent while its chooser was
+        still coming in (the chooser stayed, with its first card focused). The first press
+        goes after at most ``CHOOSER_WAIT`` whatever shows (as before: a digit does nothing on
+        a board); a press again only while the chooser reads as the chooser.
+        """
+        deadline = time.monotonic() + CHOOSER_WAIT
+        while self._chooser_showing(live) is not True and time.monotonic() < deadline:
+            time.sleep(0.05)
+        for attempt in range(CHOOSER_TRIES):
+            if attempt and self._chooser_showing(live) is not True:
+                return   # a board (or something else): wait_fresh takes it from here
+            live.key(CHOOSER_KEYS[level])
+            gone = time.monotonic() + CHOOSER_WAIT
+            while time.monotonic() < gone:
+                time.sleep(0.1)
+                if self._chooser_showing(live) is False:
+                    return
 
     def _to_chooser(self, live: GameHost, board: Board | None) -> None:
         from ...vision.reader import NoBoardError
