@@ -146,6 +146,7 @@ def run(args: argparse.Namespace) -> int:
                       f"window {window[0]}x{window[1]})", flush=True)
             solver = Solver(**solver_settings)
             previous = None     # the clone of the level before
+            game: LiveGame | None = None
             try:
                 for level, count in (("beginner", args.beginner), ("expert", args.expert)):
                     if not count:
@@ -164,12 +165,15 @@ def run(args: argparse.Namespace) -> int:
                         print(f"demo: private {args.game} ({level}: {describe_board(clone)})", flush=True)
                         options = {"ui": options["ui"], "mines": clone.board[2]}
                         mines = clone
-                    options.update({"backend": _mutter(display)} if args.wayland else
-                                   {"window_id": mines.window.id})
-                    game = LiveGame(mines.display, crops_dir=crops,
-                                    recorder=recorder, frames_dir=out,
-                                    learner=None if args.no_learn else Learner(), **options)
-                    stack.callback(game.close)
+                    if game is not None and not start.per_level:
+                        game.switch_level(level)   # the same window: its UI takes it there
+                    else:
+                        options.update({"backend": _mutter(display)} if args.wayland else
+                                       {"window_id": mines.window.id})
+                        game = LiveGame(mines.display, crops_dir=crops,
+                                        recorder=recorder, frames_dir=out,
+                                        learner=None if args.no_learn else Learner(), **options)
+                        stack.callback(game.close)
                     before = len(session.results)
                     # A board it cannot read safely is logged as stopped and the demo goes on
                     # (until a few games in a row have stopped: then it gives up).

@@ -343,6 +343,13 @@ class LiveGame(Game):
                 + (f" Frame saved to {saved}" if saved else ""), saved)
 
     # -- games -------------------------------------------------------------------------------
+    def switch_level(self, level: str) -> None:
+        """Play ``level`` from the next ``start()`` on, in the same window (a game that
+        switches its own size). Why not a new ``LiveGame``: finding the game again from
+        nothing fails where no window list exists and the last game left a dialog over the
+        board (GNOME Mines 50's "Congratulations!" on Wayland); this one's UI closes it."""
+        self.level, self.custom = level, None
+
     def start(self) -> Board:
         """Bring the window to the requested level (or keep its size) with a fresh board."""
         self.unanswered = 0
