@@ -96,6 +96,29 @@ def test_minebot_play_finds_a_game_it_did_not_start(desktop, tmp_path):
     cli_plays_a_game_it_did_not_start(desktop, tmp_path, "mutter")
 
 
+def test_another_level_right_after_a_win(desktop, play):  # noqa: F811 - play is the fixture
+    """The demo's order on Wayland, where no window list exists: a beginner game is won (GNOME
+    Mines 50 may then draw "Congratulations!" inside its window) and the same live game is
+    switched to expert. The expert board must come and stay: in GNOME Mines 50 an Escape
+    meant for that dialog, sent while the new board was still being laid out, went to the
+    game as "back to the chooser" (its Escape shortcut on a board with nothing opened)."""
+    from minebot.board import GameState
+    from minebot.game.ui import all_covered
+    from minebot.loop import play_game
+    from minebot.solver import Solver
+    _, game = play("beginner", (1290, 760))   # room for the expert board
+    for attempt in range(10):
+        game.start() if attempt == 0 else game.new_game()
+        if play_game(game, Solver()).final.state is GameState.WON:
+            break
+    else:
+        pytest.skip("no beginner game won in 10")
+    game.switch_level("expert")
+    board = game.start()
+    assert board.shape == (16, 30) and all_covered(board)
+    assert game.observe().shape == (16, 30)   # still the expert board, not the chooser
+
+
 def test_demo_on_a_private_gnome_wayland(tmp_path):
     """`minebot demo --wayland`: its own headless mutter, the game a native Wayland client;
     the same summary and screenshots as the Xvfb demo."""

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..board import Board
 from ..errors import NoGameError
-from .ui import GameHost, GameUI
+from .ui import GameHost, GameUI, forget_last_game
 
 if TYPE_CHECKING:   # pragma: no cover
     from ..vision.learn import Learner
@@ -89,7 +89,7 @@ def new_game(live: Restartable) -> Board:
     if board is not None and live.clicks == 0 and live.ui.is_fresh(board):
         return board   # already fresh
     live.ui.request_new_game(live, board)
-    live.reading = None
+    forget_last_game(live)
     if live.recorder is not None:
         live.recorder.next_game()
     return wait_fresh(live, before=board)

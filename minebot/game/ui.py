@@ -101,6 +101,15 @@ class GameHost(Protocol):
     def save_frame(self, what: str) -> Path | None: ...
 
 
+def forget_last_game(live: "GameHost") -> None:
+    """Once a new game has been asked for, the last reading and the last won board belong to
+    the game before and must no longer steer anything: a won board kept made a fresh board
+    still being laid out look like one under a "Congratulations!" dialog, and the Escape sent
+    for it took GNOME Mines 50 back to its level chooser."""
+    live.reading = None
+    live.won_board, live.won_frame, live.won_px = None, None, None
+
+
 def all_covered(board: Board) -> bool:
     """Every cell covered: a new game nobody has clicked yet."""
     return bool((board.cells == Cell.COVERED).all())

@@ -18,7 +18,7 @@ import numpy as np
 
 from ...board import Board, GameState
 from ...errors import MinebotError, NoGameError
-from ...game.ui import GameHost, GameUI, all_covered
+from ...game.ui import GameHost, GameUI, all_covered, forget_last_game
 from ...levels import LEVELS
 from .profile import GTK4_CLASS, custom_mines_roundtrip
 
@@ -85,7 +85,7 @@ class GnomeMinesUI(GameUI):
             self._pick_level(live, level)
         else:
             self._custom_dialog(live, custom)
-        live.reading = None
+        forget_last_game(live)
         # The size asked for is the only one the new board may have: GNOME Mines 50 showed a
         # frame of a 27-column board while laying out a 30-column one, which, taken as the
         # fresh board, made every true read after it a "wrong size"
