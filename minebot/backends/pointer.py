@@ -68,6 +68,11 @@ class BasePointer:
     can check afterwards that all fell inside the board.
     """
 
+    holds_window = False
+    """Whether ``click_many``'s ``hold`` checks the window's geometry in the same step of the
+    display server as each click (``_press_release_held``): then a separate check of that
+    geometry before the click adds nothing (X11 holds it under a server grab)."""
+
     def __init__(self, log_path: str | None = None) -> None:
         self.log: list[Click] = []
         self._log_path = log_path
@@ -140,7 +145,9 @@ class BasePointer:
 
         ``hold`` (window id, its ``Rect``): each click goes out only while that
         window still has that geometry, checked in the same step as the click (X11: under a
-        server grab), so no window move can fall between the last check and the click.
+        server grab), so no window move can fall between the last check and the click. Where
+        the transport does that (``holds_window``) and no ``check`` is given, each click is
+        logged with that geometry: the one verified as it went out.
         """
         checked = [(*self._guard(x, y, bounds), button) for x, y, button in points]
         if not checked:
@@ -161,8 +168,12 @@ class BasePointer:
                 held = on
         try:
             hold_sigint(True)
+            kept = None   # the geometry each click is held to, logged with it
+            if hold is not None and self.holds_window:
+                r = hold[1]
+                kept = (r.left, r.top, r.right, r.bottom)
             for i, (xi, yi, button) in enumerate(checked):
-                window = None
+                window = kept
                 if check is not None:
                     self._flush()
                     hold_sigint(False)   # a check may wait for the screen: Ctrl-C stays prompt

@@ -27,6 +27,8 @@ class Pointer(BasePointer):
     not. Sending XTest ourselves removes that trap and four indirect dependencies.)
     """
 
+    holds_window = True   # each held click re-reads the window's geometry under a server grab
+
     def __init__(self, display: str | None = None, log_path: str | None = None) -> None:
         name = display or os.environ.get("DISPLAY")
         if not name:
