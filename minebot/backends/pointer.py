@@ -100,6 +100,17 @@ class BasePointer:
         self._press_release(x, y, button)
         return True
 
+    def _press_release_all_held(self, clicks: Sequence[tuple[int, int, Button]],
+                                hold: tuple[int, Rect]) -> bool:
+        """Every click of ``clicks``, all only if window ``hold[0]`` still has the geometry
+        ``hold[1]``, checked and clicked as one step of the display server; False (nothing
+        sent) if it moved. Here: click by click (a transport that holds the server overrides
+        it with one hold for the batch)."""
+        for x, y, button in clicks:
+            if not self._press_release_held(x, y, button, hold):
+                return False
+        return True
+
     # -- guarded input ----------------------------------------------------------------------
     def _guard(self, x: float, y: float, bounds: tuple[int, int, int, int]) -> tuple[int, int]:
         left, top, right, bottom = bounds
@@ -172,6 +183,17 @@ class BasePointer:
             if hold is not None and self.holds_window:
                 r = hold[1]
                 kept = (r.left, r.top, r.right, r.bottom)
+            if hold is not None and kept is not None and check is None:
+                # nothing to look at between clicks: the whole batch is held to the geometry
+                # at once, as one step of the display server (``_press_release_all_held``)
+                clicks = [Click(xi, yi, button, time.time(), bounds_of(bounds), kept)
+                          for xi, yi, button in checked]
+                if self._press_release_all_held(checked, hold):
+                    self.log.extend(clicks)
+                    made.extend(clicks)
+                else:
+                    rest = None   # moved since the batch was planned: no click sent
+                checked = []
             for i, (xi, yi, button) in enumerate(checked):
                 window = kept
                 if check is not None:
