@@ -87,7 +87,8 @@ class FrameSource:
 
     def wait_next(self, timeout: float = 0.05) -> None:
         """Until the screen may have changed: a capture fed by a stream (mutter's screen cast)
-        says when its next frame comes, at no cost; a grabbing one is polled every 1 ms."""
+        says when its next frame comes, an X11 window's capture when the X server reports
+        drawing on it (DAMAGE), each at no cost; other grabbing ones are polled every 1 ms."""
         self.capture.wait_next(timeout)
 
     def settled(self, area: Box | None = None, *, before: np.ndarray | None = None,
