@@ -36,9 +36,9 @@ def test_the_wait_sleeps_until_the_window_is_drawn_on(xvfb):
         watch.wait(0.3)
         assert time.monotonic() - started >= 0.25    # nothing drawn: it slept
 
-        def draw() -> None:
+        def draw(x: int = 20) -> None:
             time.sleep(0.05)
-            win.fill_rectangle(gc, 20, 20, 30, 30)
+            win.fill_rectangle(gc, x, 20, 30, 30)
             d.flush()
         threading.Thread(target=draw).start()
         started = time.monotonic()
@@ -57,10 +57,12 @@ def test_the_wait_sleeps_until_the_window_is_drawn_on(xvfb):
             capture.wait_next(1.0)
             assert time.monotonic() - started < 0.1
             before = capture.grab()
-            threading.Thread(target=draw).start()
+            threading.Thread(target=draw, args=(100,)).start()   # new pixels this time
+            deadline = time.monotonic() + 2.0
             capture.wait_next(1.0)
-            while (capture.grab() == before).all():
+            while (capture.grab() == before).all() and time.monotonic() < deadline:
                 capture.wait_next(1.0)
+            assert not (capture.grab() == before).all()
     finally:
         win.destroy()
         close_display(d)
