@@ -8,6 +8,7 @@ import pytest
 
 from minebot.backends.pointer import BasePointer, UnsafeClickError
 from minebot.backends.watch import RING_GAP, ring_box, ring_unchanged
+from minebot.backends.x11.window import Rect
 
 BOARD = (40, 30, 140, 90)   # left, top, right, bottom
 
@@ -80,3 +81,46 @@ def test_a_check_that_fails_stops_the_batch_and_the_parking():
     whole = Recorded()
     whole.click_many([(10, 10, "left")], (0, 0, 100, 100), park=(95, 50, (0, 0, 100, 100)))
     assert whole.sent == [("click", 10, 10, "left"), ("move", 95, 50), ("flush",)]
+
+
+class Holding(Recorded):
+    """A transport that holds the display server (X11's grab): the window's geometry is read
+    under the hold, ``moves`` times it reads as moved first."""
+
+    holds_window = True
+
+    def __init__(self, geometry: Rect, moved: int = 0) -> None:
+        super().__init__()
+        self.geometry, self.moved = geometry, moved
+
+    def _press_release_all_held(self, clicks, hold):
+        self.sent.append(("hold",))
+        try:
+            if self.moved:
+                self.moved -= 1
+                return False
+            if hold[1] != self.geometry:
+                return False
+            for x, y, button in clicks:
+                self._press_release(x, y, button)
+            return True
+        finally:
+            self.sent.append(("release",))
+
+
+def test_a_held_batch_checks_the_geometry_once_and_logs_it_with_every_click():
+    """Where the pointer holds the server, a batch with nothing to check between its clicks
+    goes out under one hold, each click logged with the geometry verified under it; a window
+    that moved since the batch was planned gets no click and no parking."""
+    window = Rect(0, 0, 100, 100)
+    p = Holding(window)
+    points = [(10, 10, "left"), (20, 20, "right"), (30, 30, "left")]
+    made = p.click_many(points, (0, 0, 100, 100), park=(95, 50, (0, 0, 100, 100)), hold=(7, window))
+    assert [s[0] for s in p.sent] == ["hold", "click", "click", "click", "release", "move", "flush"]
+    assert [(c.x, c.window) for c in made] == [(10, (0, 0, 100, 100)), (20, (0, 0, 100, 100)),
+                                                (30, (0, 0, 100, 100))]
+    assert p.log == made
+    moved = Holding(window, moved=1)
+    assert moved.click_many(points, (0, 0, 100, 100), park=(95, 50, (0, 0, 100, 100)),
+                            hold=(7, window)) == []
+    assert [s[0] for s in moved.sent] == ["hold", "release", "flush"] and moved.log == []

@@ -208,3 +208,29 @@ def test_a_failed_grab_is_handed_on_and_the_next_frame_read_afresh():
                          before=lambda n: next(stops)))
     assert seen[1].frame is None and "outside" in str(seen[1].error)
     assert [s.fresh for s in seen] == [True, True, True] and reader.reads == 2
+
+
+def test_the_draw_wait_grabs_only_the_cells_still_waited_for():
+    """After a click the wait looks at the clicked cells only (not the whole window, a grab
+    that competes with the game for the CPU), and a cell that showed its change is not looked
+    at again; the frame handed on is whole and shows every change."""
+    base = screen()
+    first, second = (2, 2, 6, 6), (30, 20, 34, 24)
+    one = changed(base, first, 0)
+    both = changed(one, second, 0)
+    regions: list[Rect] = []
+
+    class Recording(Scripted):
+        def grab(self, region):
+            regions.append(region)
+            return super().grab(region)
+    frames = FrameSource(Recording([base, one, one, both]), REGION)
+    before = base[5:35, 10:50]
+    frame = frames.settled(BOARD, before=before, changed=[first, second], quiet=0.0)
+    assert (frame[2:6, 2:6] == 0).all() and (frame[20:24, 30:34] == 0).all()
+    waits = regions[:4]
+    assert all(r.width * r.height < REGION.width * REGION.height for r in waits), waits
+    # the rectangle around both cells until the first showed, then the second cell alone
+    assert waits[0] == waits[1] == Rect(REGION.left + 2, REGION.top + 2, 32, 22)
+    assert waits[2] == waits[3] == Rect(REGION.left + 30, REGION.top + 20, 4, 4)
+    assert regions[4:] == [REGION, REGION]   # then whole frames until two agree

@@ -154,7 +154,8 @@ def test_waiting_for_a_click_to_show_is_drawing_and_the_grabs_are_grabbing():
     opened[10:14, 12:16] = 255
 
     class LateDraw(GrabbedCapture):
-        """Shows the clicked cell changed only 30 ms after the first grab."""
+        """Shows the clicked cell changed only 30 ms after the first grab (the region asked
+        for, as every capture: the wait grabs just the clicked cell)."""
 
         def __init__(self) -> None:
             self.first: float | None = None
@@ -163,7 +164,8 @@ def test_waiting_for_a_click_to_show_is_drawing_and_the_grabs_are_grabbing():
         def grab(self, region: Rect) -> np.ndarray:
             self.grabs += 1
             self.first = self.first or time.monotonic()
-            return (opened if time.monotonic() - self.first >= 0.03 else base).copy()
+            shown = opened if time.monotonic() - self.first >= 0.03 else base
+            return shown[region.top:region.bottom, region.left:region.right].copy()
 
     capture = LateDraw()
     frames = FrameSource(capture, Rect(0, 0, 60, 40))

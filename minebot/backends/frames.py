@@ -87,7 +87,8 @@ class FrameSource:
 
     def wait_next(self, timeout: float = 0.05) -> None:
         """Until the screen may have changed: a capture fed by a stream (mutter's screen cast)
-        says when its next frame comes, at no cost; a grabbing one is polled every 1 ms."""
+        says when its next frame comes, an X11 window's capture when the X server reports
+        drawing on it (DAMAGE), each at no cost; other grabbing ones are polled every 1 ms."""
         self.capture.wait_next(timeout)
 
     def settled(self, area: Box | None = None, *, before: np.ndarray | None = None,
@@ -103,15 +104,16 @@ class FrameSource:
         outside it) and have agreed for ``hold`` seconds. After ``timeout`` the newest frame.
         """
         deadline = time.monotonic() + (self.settle_timeout if timeout is None else timeout)
-        frame = self.grab()
-        if before is not None and changed and before.shape == frame.shape:
+        r = self.region
+        if before is not None and changed and before.shape[:2] == (r.height, r.width):
             with phase(Phase.DRAW):     # the game's time: until it shows the clicks' result
-                frame = self._await_changed(frame, before, changed, deadline, transient, hover_grace)
+                self._await_changed(before, changed, deadline, transient, hover_grace)
             # GTK may paint a change in several pieces: one more grab a few ms later must
             # agree on the whole board before the frame is read.
             quiet = 0.004 if quiet is None else quiet
         elif quiet is None:
             quiet = 0.012
+        frame = self.grab()
         with phase(Phase.SETTLE):       # the bot's check that the drawing is over
             still = time.monotonic()
             while time.monotonic() < deadline:
@@ -125,23 +127,39 @@ class FrameSource:
                 frame = nxt
         return frame
 
-    def _await_changed(self, frame: np.ndarray, before: np.ndarray, changed: Sequence[Box],
-                       deadline: float, transient: Callable[[np.ndarray], bool] | None,
-                       hover_grace: float) -> np.ndarray:
-        """Grab until every box of ``changed`` looks different from ``before`` and none looks
-        ``transient`` past ``hover_grace`` (see ``settled``); the last frame grabbed."""
+    def _await_changed(self, before: np.ndarray, changed: Sequence[Box], deadline: float,
+                       transient: Callable[[np.ndarray], bool] | None, hover_grace: float) -> None:
+        """Until every box of ``changed`` has looked different from ``before`` and, within
+        ``hover_grace`` of the start, not ``transient`` (see ``settled``), or ``deadline``.
+
+        Only the boxes still waited for are looked at: one grab of the rectangle around them
+        (where a grab is served at once, X11's: a few cells cost a fraction of the window, and
+        a whole-window grab every millisecond competes with the game for the CPU and the
+        X server it draws through). A box that showed its change is not waited for again: a
+        revealed cell stays revealed, and the settling grabs that follow must agree on the
+        whole board anyway. Where each grab waits for the compositor's next frame
+        (``frame_clocked``) the whole region is grabbed, as one frame shows every box."""
         started = time.monotonic()
-        while time.monotonic() < deadline:
-            done = all(not same_area(frame, before, box) for box in changed)
-            if done and (time.monotonic() - started > hover_grace or transient is None or
-                         not any(transient(frame[y0:y1, x0:x1]) for x0, y0, x1, y1 in changed)):
-                if os.environ.get("MINEBOT_DEBUG"):
-                    print(f"minebot: {len(changed)} area(s) changed after "
-                          f"{1000 * (time.monotonic() - started):.1f} ms", file=sys.stderr)
-                break
-            self.wait_next()
-            frame = self.grab()
-        return frame
+        pending = list(changed)
+        while pending and time.monotonic() < deadline:
+            if self.capture.frame_clocked:
+                ox, oy, view = 0, 0, self.grab()
+            else:
+                ox, oy = min(b[0] for b in pending), min(b[1] for b in pending)
+                view = self.grab_box((ox, oy, max(b[2] for b in pending), max(b[3] for b in pending)))
+            graced = time.monotonic() - started > hover_grace or transient is None
+            left = []
+            for box in pending:
+                x0, y0, x1, y1 = box
+                now = view[y0 - oy:y1 - oy, x0 - ox:x1 - ox]
+                if np.array_equal(now, before[y0:y1, x0:x1]) or (not graced and transient(now)):
+                    left.append(box)
+            pending = left
+            if pending:
+                self.wait_next()
+        if os.environ.get("MINEBOT_DEBUG"):
+            print(f"minebot: {len(changed) - len(pending)} of {len(changed)} area(s) changed after "
+                  f"{1000 * (time.monotonic() - started):.1f} ms", file=sys.stderr)
 
     def ring_same(self, before: np.ndarray, px: Box, inside: bool = False) -> bool:
         """Whether the ring of pixels around the board ``px`` (and with ``inside`` the board

@@ -68,6 +68,11 @@ class BasePointer:
     can check afterwards that all fell inside the board.
     """
 
+    holds_window = False
+    """Whether ``click_many``'s ``hold`` checks the window's geometry in the same step of the
+    display server as each click (``_press_release_held``): then a separate check of that
+    geometry before the click adds nothing (X11 holds it under a server grab)."""
+
     def __init__(self, log_path: str | None = None) -> None:
         self.log: list[Click] = []
         self._log_path = log_path
@@ -93,6 +98,17 @@ class BasePointer:
         False (nothing sent) if it moved. Where the transport cannot hold the server (no
         window to ask), the caller's own check before the click is all there is."""
         self._press_release(x, y, button)
+        return True
+
+    def _press_release_all_held(self, clicks: Sequence[tuple[int, int, Button]],
+                                hold: tuple[int, Rect]) -> bool:
+        """Every click of ``clicks``, all only if window ``hold[0]`` still has the geometry
+        ``hold[1]``, checked and clicked as one step of the display server; False (nothing
+        sent) if it moved. Here: click by click (a transport that holds the server overrides
+        it with one hold for the batch)."""
+        for x, y, button in clicks:
+            if not self._press_release_held(x, y, button, hold):
+                return False
         return True
 
     # -- guarded input ----------------------------------------------------------------------
@@ -140,7 +156,9 @@ class BasePointer:
 
         ``hold`` (window id, its ``Rect``): each click goes out only while that
         window still has that geometry, checked in the same step as the click (X11: under a
-        server grab), so no window move can fall between the last check and the click.
+        server grab), so no window move can fall between the last check and the click. Where
+        the transport does that (``holds_window``) and no ``check`` is given, each click is
+        logged with that geometry: the one verified as it went out.
         """
         checked = [(*self._guard(x, y, bounds), button) for x, y, button in points]
         if not checked:
@@ -161,8 +179,23 @@ class BasePointer:
                 held = on
         try:
             hold_sigint(True)
+            kept = None   # the geometry each click is held to, logged with it
+            if hold is not None and self.holds_window:
+                r = hold[1]
+                kept = (r.left, r.top, r.right, r.bottom)
+            if hold is not None and kept is not None and check is None:
+                # nothing to look at between clicks: the whole batch is held to the geometry
+                # at once, as one step of the display server (``_press_release_all_held``)
+                clicks = [Click(xi, yi, button, time.time(), bounds_of(bounds), kept)
+                          for xi, yi, button in checked]
+                if self._press_release_all_held(checked, hold):
+                    self.log.extend(clicks)
+                    made.extend(clicks)
+                else:
+                    rest = None   # moved since the batch was planned: no click sent
+                checked = []
             for i, (xi, yi, button) in enumerate(checked):
-                window = None
+                window = kept
                 if check is not None:
                     self._flush()
                     hold_sigint(False)   # a check may wait for the screen: Ctrl-C stays prompt

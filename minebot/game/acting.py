@@ -80,8 +80,13 @@ class Clicker:
             return None
         played = batch.played
         lost: set[int] = set()   # moves (paced play) that never showed on screen
-        check = self._check(batch, reading, frame, lost)
         window = self.guard.window
+        # Where the pointer holds every click to the window's planned geometry in the same
+        # server step (X11's grab), a check of that geometry before each move adds only round
+        # trips, each waiting behind the game's drawing; unless paced, there is then nothing
+        # to check between clicks and the batch goes out at once (each click still held).
+        held = window is not None and self.pointer.holds_window
+        check = None if held and not self.paced else self._check(batch, reading, frame, lost)
         # the window's geometry is checked again with each click, in the same server step
         hold = (window.id, window.rect) if window is not None else None
         with phase(Phase.SEND):
@@ -107,7 +112,8 @@ class Clicker:
         """The ``check`` run before each click of a batch (see ``Pointer.click_many``).
 
         Before the first click of every move: the window must still have the geometry the
-        batch was planned on (one X round trip), or without a window the ring around the
+        batch was planned on (asked of X, unless the pointer holds each click to it: then it
+        is only logged), or without a window the ring around the
         board must look as in ``before``; else the batch stops. With ``paced`` the previous
         click must first show its result on screen; a move that never shows is added to
         ``lost``.
@@ -115,6 +121,8 @@ class Clicker:
         guard, starts, moves = self.guard, batch.starts, batch.played
         window = guard.window
         planned = window.rect if window is not None else None
+        # the pointer checks the geometry with each click itself (see ``send``)
+        held = planned is not None and self.pointer.holds_window
         watched = before if window is None else None
         last = bounds(guard.frames.region)
 
@@ -128,6 +136,8 @@ class Clicker:
                     lost.add(owner)
             if i not in starts:
                 return last   # the second click of one move goes with the first
+            if held:
+                return bounds(planned)
             if planned is not None:
                 now = guard.x11.rect(window.id)
                 if now != planned:

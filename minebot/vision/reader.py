@@ -158,6 +158,8 @@ class Reader:
         self._known: GameProfile | None = self._games[0] if len(self._games) == 1 else None
         self._number_readers: dict[str, NumberReader] = {}
         self._counter_cache: tuple | None = None
+        # per set: the set, the tile size, the last cells' patches and their match
+        self._last_match: dict[str, tuple[TemplateSet, int, np.ndarray, Match]] = {}
 
     @property
     def game(self) -> GameProfile:
@@ -241,7 +243,7 @@ class Reader:
         cell the number look does not confirm has distance inf, i.e. unmatched: it was cut
         from another font or size) and the unsure number cells with their candidates.
         """
-        m = match(tset, flat, tile)
+        m = self._match(tset, flat, tile)
         if tset.numbers is None:
             return m, {}
         reader = self._number_readers.get(tset.name)
@@ -264,6 +266,31 @@ class Reader:
         m.distance[(m.code >= 1) & (m.code <= 8) & ~numbered] = np.inf
         m.numbered = numbered
         return m, unsure
+
+    def _match(self, tset: TemplateSet, flat: np.ndarray, tile: int) -> Match:
+        """``templates.match`` of every cell, matching again only the cells whose patch differs
+        from the last call's with this set (same tile size, same number of cells).
+
+        Why: in live play a turn changes a few cells of the board (the clicked ones and what
+        a zero opens), and matching every cell against every look is most of a read. A cell's
+        match depends on its patch alone, so an identical patch has the same match: the
+        result is the one a full match gives (its distances up to the float rounding of a
+        matrix product of another size, hundredths), only the work is not done twice."""
+        last = self._last_match.get(tset.name)
+        if last is not None and last[0] is tset and last[1] == tile and last[2].shape == flat.shape:
+            changed = np.flatnonzero((flat != last[2]).reshape(len(flat), -1).any(axis=1))
+            m = Match(*(getattr(last[3], name).copy()
+                        for name in ("template", "code", "distance", "runner_up")))
+            if len(changed):
+                fresh = match(tset, flat[changed], tile)
+                for name in ("template", "code", "distance", "runner_up"):
+                    getattr(m, name)[changed] = getattr(fresh, name)
+        else:
+            m = match(tset, flat, tile)
+        # kept apart from ``m``, which the caller overwrites with the numbers read
+        self._last_match[tset.name] = (tset, tile, flat, Match(m.template.copy(), m.code.copy(),
+                                                            m.distance.copy(), m.runner_up.copy()))
+        return m
 
     @staticmethod
     def _settle_by_learned(tset: TemplateSet, flat: np.ndarray, cols: int, m: Match,

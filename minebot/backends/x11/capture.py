@@ -22,6 +22,7 @@ import numpy as np
 
 from ...errors import DesktopError, NoGameError
 from ..capture import GrabbedCapture
+from .damage import DamageWatch
 from .window import Rect, WindowInfo, close_display, ensure_xauthority, open_display
 from .xshm import WindowGrabber
 
@@ -82,17 +83,31 @@ class WindowCapture(GrabbedCapture):
     compositor (the caller checks the stacking before it trusts a frame).
     """
 
+    DAMAGE_WAIT = 0.01
+    """The longest ``wait_next`` sleeps on the window's damage reports before the caller looks
+    again anyway (a report missed costs at most this)."""
+
     def __init__(self, display: str, window: WindowInfo) -> None:
         self.display = display
         self.window = window
         self._grabber = WindowGrabber(display, window.id)
+        self._damage: DamageWatch | None = DamageWatch(display, window.id)
 
     def follow(self, window: WindowInfo) -> None:
         """The window moved or was replaced: grab the new place (or the new window)."""
         if window.id != self.window.id:
             self.close()
             self._grabber = WindowGrabber(self.display, window.id)
+            self._damage = DamageWatch(self.display, window.id)
         self.window = window
+
+    def wait_next(self, timeout: float) -> None:
+        """Until the game drew on its window (the X server's damage report), at most
+        ``timeout`` or ``DAMAGE_WAIT``: no grab while nothing was drawn."""
+        if self._damage is None:
+            super().wait_next(timeout)
+            return
+        self._damage.wait(min(timeout, self.DAMAGE_WAIT))
 
     def grab(self, region: Rect | None = None) -> np.ndarray:
         """The pixels of ``region`` (screen coordinates, inside the window; None: all of it)."""
@@ -105,6 +120,9 @@ class WindowCapture(GrabbedCapture):
         grabber, self._grabber = getattr(self, "_grabber", None), None
         if grabber is not None:
             grabber.close()
+        damage, self._damage = getattr(self, "_damage", None), None
+        if damage is not None:
+            damage.close()
 
     def __enter__(self) -> "WindowCapture":
         return self

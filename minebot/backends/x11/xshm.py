@@ -106,9 +106,16 @@ def _libs():
 class WindowGrabber:
     """``WindowGrabber(":5", wid).grab(x, y, w, h) -> (h, w, 3) uint8 BGR`` (window coordinates).
 
-    One X connection and one shared-memory image, re-made when the requested size changes.
+    One X connection and one shared-memory segment, attached once and grown only when a grab
+    needs more than it holds. Each size asked for gets its own image header over that segment
+    (``XShmGetImage`` fills exactly its image's size): the live game alternates small grabs of
+    the clicked cells with whole frames, and re-making the segment at every change of size
+    (shmget, shmat, an attach with a round trip) would cost more than the grabs themselves.
     ``close()`` is idempotent; use it as a context manager.
     """
+
+    MAX_IMAGES = 16
+    """Image headers kept, one per size; past that the oldest go (a header is a few bytes)."""
 
     def __init__(self, display: str, window: int) -> None:
         self.x11, self.xext, self.libc = _libs()
@@ -119,9 +126,10 @@ class WindowGrabber:
         if not self.xext.XShmQueryExtension(self._d):
             self.close()
             raise DesktopError(f"X display {display} has no MIT-SHM extension")
-        self._image: Any = None   # a ctypes pointer to an XImage once grabbed
+        self._images: dict[tuple[int, int], Any] = {}   # (width, height) -> ctypes XImage pointer
         self._shm = _ShmInfo()
-        self._size = (0, 0)
+        self._capacity = 0          # bytes of the attached segment (0: none)
+        self._attrs: _WindowAttributes | None = None
 
     def attributes(self) -> _WindowAttributes:
         attrs = _WindowAttributes()
@@ -151,9 +159,14 @@ class WindowGrabber:
                                        f"(X error {codes[0]}: closed, unmapped or off screen?)")
         return _Trap()
 
-    def _make_image(self, width: int, height: int) -> None:
-        self._free_image()
-        attrs = self.attributes()
+    def _image(self, width: int, height: int) -> Any:
+        """The image header for a grab of ``width`` x ``height``, over a segment big enough."""
+        image = self._images.get((width, height))
+        if image is not None:
+            return image
+        if self._attrs is None:
+            self._attrs = self.attributes()
+        attrs = self._attrs
         image = self.xext.XShmCreateImage(self._d, attrs.visual, attrs.depth, _ZPIXMAP, None,
                                           ctypes.byref(self._shm), width, height)
         if not image:
@@ -162,44 +175,58 @@ class WindowGrabber:
             self.x11.XFree(image)
             raise DesktopError(f"window depth {attrs.depth}: only 32 bits per pixel are supported")
         size = image.contents.bytes_per_line * height
+        if size > self._capacity:
+            # room for the whole window at once too: the next full frame needs no new segment
+            self._new_segment(max(size, 4 * max(attrs.width, 1) * max(attrs.height, 1)))
+        image.contents.data = self._shm.shmaddr
+        if len(self._images) >= self.MAX_IMAGES:
+            oldest = next(iter(self._images))
+            self.x11.XFree(self._images.pop(oldest))
+        self._images[(width, height)] = image
+        return image
+
+    def _new_segment(self, size: int) -> None:
+        """A shared segment of ``size`` bytes, attached to the server (the old one, and every
+        image header over it, freed first)."""
+        self._free_images()
         shmid = self.libc.shmget(_IPC_PRIVATE, size, _IPC_CREAT | 0o600)
         if shmid < 0:
-            self.x11.XFree(image)
             raise DesktopError(f"shmget failed (errno {ctypes.get_errno()})")
         addr = self.libc.shmat(shmid, None, 0)
         self._shm.shmid, self._shm.shmaddr, self._shm.readOnly = shmid, addr, 0
-        image.contents.data = addr
         with self._trap("attach shared memory"):
             self.xext.XShmAttach(self._d, ctypes.byref(self._shm))
         self.libc.shmctl(shmid, _IPC_RMID, None)   # freed once both sides detach
-        self._image, self._size = image, (width, height)
+        self._capacity = size
 
     def grab(self, x: int, y: int, width: int, height: int) -> np.ndarray:
         """The window's pixels in the rectangle (x, y, width, height) of the window, BGR."""
-        if (width, height) != self._size or self._image is None:
-            self._make_image(width, height)
+        image = self._image(width, height)
         with self._trap("grab the pixels"):
-            ok = self.xext.XShmGetImage(self._d, self.window, self._image, x, y, _ALL_PLANES)
+            ok = self.xext.XShmGetImage(self._d, self.window, image, x, y, _ALL_PLANES)
         if not ok:
             raise DesktopError(f"XShmGetImage failed on window 0x{self.window:x}")
-        img = self._image.contents
+        img = image.contents
         buf = (ctypes.c_ubyte * (img.bytes_per_line * height)).from_address(self._shm.shmaddr)
         rows = np.frombuffer(buf, np.uint8).reshape(height, img.bytes_per_line // 4, 4)
         import cv2  # dropping alpha with cvtColor is several times faster than a numpy copy
         return cv2.cvtColor(rows[:, :width] if rows.shape[1] != width else rows, cv2.COLOR_BGRA2BGR)
 
-    def _free_image(self) -> None:
-        if self._image is not None:
+    def _free_images(self) -> None:
+        """Every image header, and the segment under them (detached from the server first)."""
+        for image in self._images.values():
+            self.x11.XFree(image)
+        self._images.clear()
+        if self._capacity:
             self.xext.XShmDetach(self._d, ctypes.byref(self._shm))
             self.x11.XSync(self._d, 0)
             self.libc.shmdt(ctypes.c_void_p(self._shm.shmaddr))
-            self.x11.XFree(self._image)
-            self._image, self._size = None, (0, 0)
+            self._capacity = 0
 
     def close(self) -> None:
         if getattr(self, "_d", None):
             try:
-                self._free_image()
+                self._free_images()
             finally:
                 self.x11.XCloseDisplay(self._d)
                 self._d = None
