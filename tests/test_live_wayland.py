@@ -116,6 +116,7 @@ def test_another_level_right_after_a_win(desktop, play):  # noqa: F811 - play is
     game.switch_level("expert")
     board = game.start()
     assert board.shape == (16, 30) and all_covered(board)
+    assert board.mines == 99   # the expert count, not the beginner's left over
     assert game.observe().shape == (16, 30)   # still the expert board, not the chooser
 
 

@@ -347,8 +347,13 @@ class LiveGame(Game):
         """Play ``level`` from the next ``start()`` on, in the same window (a game that
         switches its own size). Why not a new ``LiveGame``: finding the game again from
         nothing fails where no window list exists and the last game left a dialog over the
-        board (GNOME Mines 50's "Congratulations!" on Wayland); this one's UI closes it."""
+        board (GNOME Mines 50's "Congratulations!" on Wayland); this one's UI closes it.
+        The level's mine count replaces the last one's (the solver counts on it)."""
+        if level not in self.ui.levels:
+            raise BadInputError(f"unknown level {level!r} for {self.ui.name}: expected one of "
+                                f"{', '.join(self.ui.levels) or '(none)'}")
         self.level, self.custom = level, None
+        self.mines_hint = self.ui.levels[level][2]
 
     def start(self) -> Board:
         """Bring the window to the requested level (or keep its size) with a fresh board."""
