@@ -35,6 +35,9 @@ CHOOSER_WAIT = 1.5
 CHOOSER_TRIES = 3
 """Presses of a level's key while the chooser still shows (``GnomeMinesUI._pick_level``)."""
 
+PAUSE_WAIT = 2.0
+"""Seconds the resumed board is given to show after Pause was pressed."""
+
 UNLISTED_TRIES = 3
 """Ctrl+R presses for a new game where windows cannot be listed (a late "Congratulations!"
 window swallows one)."""
@@ -265,9 +268,28 @@ class GnomeMinesUI(GameUI):
         except NoBoardError as exc:
             if exc.state is GameState.PAUSED:
                 live.key("Pause")
-                time.sleep(0.1)
+                self._await_unpaused(live)
         except MinebotError:
             pass
+
+    @staticmethod
+    def _await_unpaused(live: GameHost) -> None:
+        """Wait (up to ``PAUSE_WAIT``) until the pause no longer shows. Why: Pause is a toggle,
+        and a screen slow to draw the resumed board (GNOME Mines 50 under mutter 50: half a
+        second and more) still showed "Paused" when it was looked at again, so a second press
+        paused the game again, and so on, ten times."""
+        from ...vision.reader import NoBoardError
+        deadline = time.monotonic() + PAUSE_WAIT
+        while time.monotonic() < deadline:
+            time.sleep(0.05)
+            try:
+                live.read(live.grab())
+                return
+            except NoBoardError as exc:
+                if exc.state is not GameState.PAUSED:
+                    return
+            except MinebotError:
+                return
 
     @staticmethod
     def _may_hide_dialogs(live: GameHost) -> bool:
