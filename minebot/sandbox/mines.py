@@ -302,6 +302,8 @@ def await_native(game: PrivateGame, chooser: bool = False) -> MutterBackend | Wl
         wait_for_game(FrameSource(screen, screen.rect), Reader(game=game.profile).read,
                       chooser=chooser, timeout=game.timeout, alive=alive, log=game.log_tail,
                       name=games.get(game.profile).title)
+        if desktop is not None:
+            desktop.await_clear_view()
     except BaseException:
         remote.close()
         raise

@@ -104,6 +104,10 @@ class Desktop:
         """Close whatever the desktop shows over its windows (GNOME Shell's overview), so a
         game that maps is seen as a window and not as a thumbnail; nothing to do elsewhere."""
 
+    def await_clear_view(self) -> None:
+        """Until nothing shows over the windows and it stays so a while (``clear_view``, kept);
+        nothing to do on a desktop that never covers them."""
+
     def __init__(self, width: int = 1600, height: int = 1024, timeout: float = 15.0) -> None:
         self.width, self.height, self.timeout = width, height, timeout
         self.display: str | None = None
@@ -321,7 +325,7 @@ class MutterDesktop(Desktop):
         env = self._base_env()
         self._procs.append(_spawn(["pipewire"], env, home / "pipewire.log", home))
         self._procs.append(_spawn(["wireplumber"], env, home / "wireplumber.log", home))
-        log = home / f"{self.compositor}.log"
+        log = self.compositor_log = home / f"{self.compositor}.log"
         self._procs.append(_spawn(
             [self.compositor, "--wayland", "--headless",
              f"--virtual-monitor={self.width}x{self.height}",
@@ -475,6 +479,9 @@ class GnomeShellWaylandDesktop(GnomeWaylandDesktop):
         self._await(log, self._overview_closed, "did not leave its overview")
         # Should the shell open its overview again (it did so after start-up, under load,
         # before the wait above existed), ready only once it has stayed closed a while.
+        self._await_calm_overview(log)
+
+    def _await_calm_overview(self, log: Path) -> None:
         calm_since = time.monotonic()
 
         def calm() -> bool:
@@ -494,6 +501,12 @@ class GnomeShellWaylandDesktop(GnomeWaylandDesktop):
         """GNOME Shell 48 opens its overview again after start-up (seen with the previous
         game's window gone): a game mapped then is only a thumbnail. Asked to close it."""
         self._overview_closed()
+
+    def await_clear_view(self) -> None:
+        """Until the overview has stayed closed ``OVERVIEW_CALM`` seconds: GNOME Shell 50 opened
+        it again after a new game's window had shown (the previous game's window gone), so the
+        game's board seen at its start became a thumbnail under the bot's next look."""
+        self._await_calm_overview(self.compositor_log)
 
 
 SWAY_CONFIG = """# minebot's private headless sway: one virtual output, no X server, no key bindings.
