@@ -340,6 +340,17 @@ def test_level_switch_and_default_theme(live_factory):
     assert result.final.shape == (16, 16)
 
 
+def win_a_game(game, tries: int = 10) -> None:
+    """Play games on ``game`` until one is won (the test is skipped when none of ``tries`` is)."""
+    from minebot.loop import play_game
+    from minebot.solver import Solver
+    for attempt in range(tries):
+        game.start() if attempt == 0 else game.new_game()
+        if play_game(game, Solver()).final.state is GameState.WON:
+            return
+    pytest.skip(f"no game won in {tries}")
+
+
 def test_another_level_right_after_a_win_gets_past_the_congratulations(live_factory):
     """The demo's order: a game is won with a new best time, so GNOME Mines shows
     "Congratulations!" (a window of its own up to 48, drawn inside the game's window from 50 on,
@@ -347,15 +358,8 @@ def test_another_level_right_after_a_win_gets_past_the_congratulations(live_fact
     for another level. The dialog must go first: in GNOME Mines 50 the chooser's key went into
     its name entry and no expert board ever came."""
     from minebot.game.ui import all_covered
-    from minebot.loop import play_game
-    from minebot.solver import Solver
     mines, game = live_factory(window=(1290, 760))   # room for the expert board
-    for attempt in range(10):
-        game.start() if attempt == 0 else game.new_game()
-        if play_game(game, Solver()).final.state is GameState.WON:
-            break
-    else:
-        pytest.skip("no beginner game won in 10")
+    win_a_game(game)
     other = live_game(mines, level="expert")
     try:
         board = other.start()

@@ -21,6 +21,7 @@ from test_live import (
     hint_has_no_overlay_and_once_works,
     play_and_check,
     stopped_by_fail_safe,
+    win_a_game,
 )
 from test_live_desktops import play  # noqa: F401  (the fixture, on this module's desktop)
 
@@ -102,17 +103,9 @@ def test_another_level_right_after_a_win(desktop, play):  # noqa: F811 - play is
     switched to expert. The expert board must come and stay: in GNOME Mines 50 an Escape
     meant for that dialog, sent while the new board was still being laid out, went to the
     game as "back to the chooser" (its Escape shortcut on a board with nothing opened)."""
-    from minebot.board import GameState
     from minebot.game.ui import all_covered
-    from minebot.loop import play_game
-    from minebot.solver import Solver
     _, game = play("beginner", (1290, 760))   # room for the expert board
-    for attempt in range(10):
-        game.start() if attempt == 0 else game.new_game()
-        if play_game(game, Solver()).final.state is GameState.WON:
-            break
-    else:
-        pytest.skip("no beginner game won in 10")
+    win_a_game(game)
     game.switch_level("expert")
     board = game.start()
     assert board.shape == (16, 30) and all_covered(board)
