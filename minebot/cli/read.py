@@ -26,7 +26,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                "writes) and the repository's templates/ folder.\n\n"
                "exit codes: 0 ok; 2 bad input (not an image, bad template set, cells that match\n"
                "no template: they are named and their crops saved); 4 no board in the image\n"
-               "(the screen's state, e.g. paused or chooser, is still printed with --json).")
+               "(the screen's state, e.g. paused or chooser, is still printed with --json), or a\n"
+               "board that two games fit about equally, neither's mine counter in view: both are\n"
+               "named, and --game reads it as the one it is.")
     p.add_argument("image", help="screenshot file (PNG, JPEG, ...)")
     p.add_argument("--json", action="store_true",
                    help='print {"rows", "cols", "mines", "state", "board", "board_px", ...}')
@@ -46,7 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from ..vision import NoBoardError, Reader, UnmatchedCellsError, load_image
+    from ..vision import AmbiguousGameError, NoBoardError, Reader, UnmatchedCellsError, load_image
 
     if args.mines is not None and args.mines < 0:
         raise BadInputError(f"--mines {args.mines}: must be >= 0")
@@ -62,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps({"rows": None, "cols": None, "mines": args.mines,
                               "state": exc.state.value, "board": [], "board_px": None}))
         raise NoBoardError(f"{args.image}: {exc}", exc.state) from None
+    except AmbiguousGameError as exc:
+        raise AmbiguousGameError(f"{args.image}: {exc}", exc.games) from None
     except UnmatchedCellsError as exc:
         unsaved = "; their crops could not be saved" if args.crops and exc.crops_dir is None else (
             "" if args.crops else " (--crops DIR saves their crops)")

@@ -21,6 +21,7 @@ from . import PROFILES, GameProfile, get
 from .gnome_mines.ui import GnomeMinesUI
 from .kmines.ui import KMinesUI
 from .sgt_mines.ui import SgtMinesUI
+from .user_ui import UserGameUI
 from .xdemineur.ui import XdemineurUI
 
 UIS: dict[str, type[GameUI]] = {ui.game: ui for ui in (GnomeMinesUI, XdemineurUI, KMinesUI,
@@ -33,6 +34,8 @@ def ui_for(profile: GameProfile | str) -> GameUI:
     if isinstance(profile, str):
         profile = get(profile)
     ui = UIS.get(profile.name)
+    if ui is None and profile.name not in PROFILES:     # a user's game (a profile file)
+        return UserGameUI(profile)
     if ui is None:
         raise BadInputError(f"minebot cannot play {profile.title} live yet")
     return ui(profile)
