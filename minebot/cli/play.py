@@ -78,7 +78,9 @@ a game on a private virtual display, see `minebot demo`.""")
     add_level_options(p)
     p.add_argument("--game", metavar="NAME",
                    help="the game to play: gnome-mines, xdemineur, kmines or sgt-mines (default: the "
-                        "first of these with a window open). The last three play the size they show")
+                        "first of these with a window open). The last three play the size they show; "
+                        "a game described in ~/.config/minebot/games/NAME.toml plays the game "
+                        "its window shows")
     p.add_argument("--games", type=int, default=1, metavar="N", help="games to play (default 1)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON on the last line")
     add_profile_option(p)

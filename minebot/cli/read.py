@@ -36,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="template set name (e.g. gnome-mines-classic) or folder")
     p.add_argument("--game", metavar="GAME",
                    help="the game the image shows: gnome-mines, xdemineur, kmines or sgt-mines "
-                        "(default: found)")
+                        "(default: found), or a game described in a profile file (docs/vision.md)")
     p.add_argument("--quiet", action="store_true", help="do not say which game was found")
     p.add_argument("--mines", type=int, metavar="N",
                    help="total number of mines (overrides the on-screen counter)")
