@@ -98,3 +98,17 @@ def test_a_safe_question_mark_is_cleared_then_opened():
     assert (Action.UNFLAG, (0, 1)) in moves and (Action.OPEN, (0, 1)) in moves
     assert moves.index((Action.UNFLAG, (0, 1))) == moves.index((Action.OPEN, (0, 1))) - 1
     assert all(a is not Action.FLAG for a, _ in moves)
+
+
+def test_a_zero_beside_a_question_mark_is_not_doubted():
+    """xdemineur's flood stops at a "?" (it never opens a marked cell), so a 0 can sit beside
+    one. A live frame where that happened: the 0 is read as a 0, not as a doubtful cell (which
+    stopped the bot: every read was refused), and the board is one the rules allow."""
+    from minebot.solver import check_rules
+    frame = cv2.imread(str(FIXTURES / "xdemineur" / "live-zero-next-to-question.png"))
+    reading = Reader().read(frame)
+    assert reading.game == "xdemineur"
+    assert reading.suspect == []
+    assert reading.board.cells[14, 15] == 0
+    assert reading.board.cells[15, 15] == Cell.QUESTION and reading.board.cells[7, 3] == Cell.QUESTION
+    check_rules(reading.board, "live frame")

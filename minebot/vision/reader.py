@@ -497,11 +497,12 @@ class Reader:
         state = infer_state(codes, mines)
         transient = tset.transient[m.template] & ~m.numbered
         ambiguous = (m.runner_up < m.distance + MIN_GAP) | (m.runner_up < MIN_RATIO * m.distance)
-        # A revealed 0 always has every neighbour revealed (the game floods them open). A "0"
+        # A revealed 0 has every unmarked neighbour revealed (the game floods them open). A "0"
         # next to a covered cell is a hovered/pressed covered cell in a flat colour that
         # happens to look like an open one (e.g. the hover grey equals the lost-game zero).
-        unrevealed = np.isin(codes, (Cell.COVERED, Cell.FLAG, Cell.QUESTION))
-        odd_zero = ((codes == 0) & (neighbour_count(unrevealed) > 0)).ravel()
+        # Next to a flag or a "?" a 0 is real: xdemineur's flood never opens a marked cell, so
+        # a "?" a player left where the flood came stays, with a 0 beside it (seen live).
+        odd_zero = ((codes == 0) & (neighbour_count(codes == Cell.COVERED) > 0)).ravel()
         suspect_mask = (transient & (state == GameState.PLAYING)) | ambiguous | odd_zero
         suspect = [divmod(int(i), grid.cols) for i in np.flatnonzero(suspect_mask)]
         board = Board(codes, mines, state)
