@@ -490,6 +490,14 @@ class Reader:
             raise NoBoardError(f"the counter says {counter[1]} mines but the {grid.cols}x{grid.rows} "
                                "lattice found has no room for them: part of a board, not read",
                                GameState.NONE)
+        marked = codes == Cell.QUESTION
+        if (counter is not None and counter[0] == counter[1] and marked.any()
+                and not (codes == Cell.COVERED).any()
+                and counter[0] == int(np.isin(codes, (Cell.FLAG, Cell.WRONG_FLAG)).sum() + marked.sum())):
+            # The game was won and flagged every mine, its counter says so, but draws a mine a
+            # player had marked "?" as the "?" (GNOME Mines' classic theme; its default draws a
+            # flag with a small "?", a look of its own): those are flags.
+            codes = np.where(marked, np.int8(Cell.FLAG), codes)
         if counter is not None and counter[0] != int(np.isin(codes, (Cell.FLAG, Cell.WRONG_FLAG)).sum()):
             counter = None      # its flag count disagrees with the flags on the board: a misread
         mines = self.mines_override if self.mines_override is not None else (
