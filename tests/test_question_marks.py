@@ -117,11 +117,22 @@ def test_a_zero_beside_a_question_mark_is_not_doubted():
 @pytest.mark.parametrize("stem", ["default-8x8-810x656-won-question", "classic-8x8-810x656-won-question"])
 def test_a_won_gnome_mines_board_with_question_marks_is_won(stem):
     """GNOME Mines flags every mine on a win, and draws one a player had marked "?" as a flag
-    with a small "?" (default theme: a look of its own) or as the "?" itself (classic: only its
-    counter, "10/10", says they are flags). Read as flags and won: else the bot sees a game in
+    with a small "?" (default theme: the "?" look on the flagged tile's grey) or as the "?"
+    itself (classic): only its counter, "10/10", says they are flags. Read as flags and won: else the bot sees a game in
     play, flags the "?" and waits for a change that never comes (seen live)."""
     path = FIXTURES / "gnome-mines" / f"{stem}.board"
     reading = Reader().read(cv2.imread(str(path.with_suffix(".png"))))
     assert reading.board.rows_text() == Board.load(path).rows_text()
     assert reading.board.state is Board.load(path).state
     assert reading.board.state.value == "won"
+
+
+def test_gnome_mines_default_question_mark_is_not_a_close_call():
+    """The default theme draws a "?" as a flag with a small "?" on a covered tile; on a won
+    board the same picture on the flagged tile's grey is a flag. Taught as a flag look, that
+    made the "?" a close call and the live game stopped; the won board is told by its counter
+    instead, and a "?" reads as a "?" with no doubt."""
+    path = FIXTURES / "gnome-mines" / "default-8x8-810x656-marks-fresh.board"
+    reading = Reader().read(cv2.imread(str(path.with_suffix(".png"))))
+    assert reading.board.rows_text() == Board.load(path).rows_text()
+    assert reading.suspect == []

@@ -495,8 +495,8 @@ class Reader:
                 and not (codes == Cell.COVERED).any()
                 and counter[0] == int(np.isin(codes, (Cell.FLAG, Cell.WRONG_FLAG)).sum() + marked.sum())):
             # The game was won and flagged every mine, its counter says so, but draws a mine a
-            # player had marked "?" as the "?" (GNOME Mines' classic theme; its default draws a
-            # flag with a small "?", a look of its own): those are flags.
+            # player had marked "?" as the "?" (GNOME Mines: classic draws the same tile, default
+            # its "?", a flag with a small "?", on the flagged tile's grey): those are flags.
             codes = np.where(marked, np.int8(Cell.FLAG), codes)
         if counter is not None and counter[0] != int(np.isin(codes, (Cell.FLAG, Cell.WRONG_FLAG)).sum()):
             counter = None      # its flag count disagrees with the flags on the board: a misread
