@@ -200,8 +200,12 @@ def connected_from(mask: np.ndarray, start: tuple[int, int]) -> np.ndarray:
 def play_to_loss(s: Session, game: Game, rng: random.Random, first: np.ndarray, *,
                  mid_after: float, n_flags: int = 2, n_question: int = 1, lost_settle: float = 0.5,
                  mid_clicks: int | None = None, hit: Callable[[np.ndarray], bool] | None = None,
-                 reveal: Callable[[], None] | None = None, crowd: bool = False) -> None:
+                 reveal: Callable[[], None] | None = None, crowd: bool = False,
+                 near: bool = False) -> None:
     """Click random covered cells until the game is lost; keep fresh/mid/lost frames.
+
+    The mid-game marks go on covered cells away from everything open, or with ``near`` on
+    covered cells next to an open one (where a player puts a "?": the frontier).
 
     With ``crowd``, the mid-game marks also flag every covered neighbour of the open number
     that has most of them, so that it sees more flags than it says (unless they are all
@@ -268,7 +272,7 @@ def play_to_loss(s: Session, game: Game, rng: random.Random, first: np.ndarray, 
             # a few marks on cells away from everything open, then the mid-game frame
             cov = game.looks_covered(now)
             far = [(r, c) for r in range(g.rows) for c in range(g.cols)
-                   if cov[r, c] and neighbour_count(~cov)[r, c] == 0 and (r, c) not in marks]
+                   if cov[r, c] and (neighbour_count(~cov)[r, c] > 0) == near and (r, c) not in marks]
             rng.shuffle(far)
             for i, m in enumerate(far[: n_flags + n_question]):
                 presses = 1 if i < n_flags else 2      # flag, or flag -> "?"
@@ -432,7 +436,10 @@ x = 15+21c and y = 80+21r (measured on the screenshots)."""
 
 
 def record_xdemineur(out: Path, rng: random.Random, cols: int = 30, rows: int = 16, mines: int = 100,
-                     stem: str | None = None, mid_after: float = 0.25, mid_clicks: int | None = 2) -> list[str]:
+                     stem: str | None = None, mid_after: float = 0.25, mid_clicks: int | None = 2,
+                     only: tuple[str, ...] | None = None, **marks) -> list[str]:
+    """One xdemineur game to its loss; ``marks`` (``n_flags``, ``n_question``, ``near``) go
+    to ``play_to_loss``."""
     for attempt in range(8):
         with Session(lambda d: Xdemineur(d, cols=cols, rows=rows, mines=mines)) as s:
             geo = Geometry(XD_ORIGIN[0], XD_ORIGIN[1], XD_PITCH, rows, cols)
@@ -443,10 +450,10 @@ def record_xdemineur(out: Path, rng: random.Random, cols: int = 30, rows: int = 
             covered = crops[::7][int(np.argmax(counts))]
             game = Game(geo, mines, covered)
             try:
-                play_to_loss(s, game, rng, first, mid_after=mid_after, mid_clicks=mid_clicks)
+                play_to_loss(s, game, rng, first, mid_after=mid_after, mid_clicks=mid_clicks, **marks)
                 meta = {"game": f"xdemineur {version_of('xdemineur')}", "theme": "built-in",
                         "argv": s.game.argv()[1:], **s.where(), "clicks": game.clicks}
-                return write_game(out, stem or f"xdemineur-{cols}x{rows}-{mines}", game, meta)
+                return write_game(out, stem or f"xdemineur-{cols}x{rows}-{mines}", game, meta, only)
             except DesktopError as exc:
                 print(f"xdemineur attempt {attempt + 1}: {exc}", flush=True)
     raise DesktopError("xdemineur: no good game in 8 attempts")
@@ -598,9 +605,11 @@ def measure_by_press(s: Session, rows: int, cols: int, inset: int | None = None)
     return geo, geo.crop(before, 0, 0)
 
 
-def record_kmines(out: Path, rng: random.Random, theme: str, level: str, window: tuple[int, int],
+def record_kmines(out: Path, rng: random.Random, theme: str, level: str, window: tuple[int, int] | None,
                   only: tuple[str, ...] | None = None, mid_after: float = 0.3,
-                  mid_clicks: int | None = 3) -> list[str]:
+                  mid_clicks: int | None = 3, suffix: str = "", **marks) -> list[str]:
+    """One KMines game to its loss at ``window`` (None: KMines' own size); ``marks``
+    (``n_flags``, ``n_question``, ``near``) go to ``play_to_loss``."""
     rows, cols, mines = KM_CUSTOM.get(level) or KMINES_LEVELS[level.lower()]
     for attempt in range(6):
         options = {"custom": KM_CUSTOM[level]} if level in KM_CUSTOM else {"level": level.lower()}
@@ -614,7 +623,7 @@ def record_kmines(out: Path, rng: random.Random, theme: str, level: str, window:
                 raise DesktopError("the fresh board is not all covered tiles at the measured geometry")
             try:
                 play_to_loss(s, game, rng, first, mid_after=mid_after, mid_clicks=mid_clicks,
-                             lost_settle=6.0)
+                             lost_settle=6.0, **marks)
                 # no "Reset the Game?" box may be open
                 others = [i for i in s.x.windows() if i.viewable and i.id != s.window.id]
                 if others:
@@ -622,7 +631,7 @@ def record_kmines(out: Path, rng: random.Random, theme: str, level: str, window:
                 meta = {"game": f"kmines {version_of('kmines')}", "theme": theme, "level": level,
                         "kminesrc": kminesrc, **s.where(), "clicks": game.clicks}
                 w = s.window.rect
-                return write_game(out, f"{theme}-{cols}x{rows}-{w.width}x{w.height}", game, meta, only)
+                return write_game(out, f"{theme}-{cols}x{rows}-{w.width}x{w.height}{suffix}", game, meta, only)
             except DesktopError as exc:
                 print(f"kmines {theme} attempt {attempt + 1}: {exc}", flush=True)
     raise DesktopError(f"kmines {theme}: no good game in 6 attempts")
@@ -814,6 +823,13 @@ SIZES_SERIES = [("classic", "Easy", (420, 360)), ("classic", "Easy", (560, 440))
 """The third series (``--sizes``, recorded with ``--seed 7``): KMines' looks at more cell sizes."""
 
 
+MARKS_SERIES = [("classic", "Medium", None), ("classic", "Medium", (820, 700)),
+                ("default", "Medium", None), ("classic", "Hard", None)]
+"""The marks series (``--marks``, with xdemineur 30x16/99 and 12x10/15): one "?" and one flag on
+covered cells next to open ones, KMines at its own window size (0.4 x the screen) and others;
+never taught."""
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, default=ROOT / "fixtures")
@@ -825,8 +841,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sizes", action="store_true",
                     help="record the third series: KMines at more window sizes (its looks change "
                          "with the cell size; the shipped sets are taught from these too)")
+    ap.add_argument("--marks", action="store_true",
+                    help="record the marks series: a \"?\" and a flag next to open cells, "
+                         "sizes never taught")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
+    if args.marks:
+        marks = {"n_flags": 1, "n_question": 1, "near": True}
+        if args.only in (None, "xdemineur"):
+            for cols, rows, mines in ((30, 16, 99), (12, 10, 15)):
+                record_xdemineur(args.out / "xdemineur", rng, cols=cols, rows=rows, mines=mines,
+                                 stem=f"xdemineur-{cols}x{rows}-{mines}-marks", only=("mid", "lost"),
+                                 **marks)
+        if args.only in (None, "kmines"):
+            for theme, level, window in MARKS_SERIES:
+                record_kmines(args.out / "kmines", rng, theme, level, window, only=("mid", "lost"),
+                              suffix="-marks", **marks)
+        return 0
     if args.only == "sgt":
         series = SGT_MORE if args.more else SGT_SIZES if args.sizes else SGT_SERIES
         for cols, rows, mines, window in series[:3]:

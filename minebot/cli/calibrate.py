@@ -57,7 +57,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--game", metavar="GAME",
                    help=f"the game the screenshots show ({games.listing(last=None)}): how its "
                         "board is found, and stored in the set so that 'minebot read' knows the "
-                        "game by this look (default: any game's way; stored as 'custom')")
+                        "game by this look (default: any game's way; stored as 'custom'); also a "
+                        "game described in ~/.config/minebot/games/GAME.toml (docs/vision.md)")
     p.add_argument("--force", action="store_true", help="replace an existing set of that name")
     p.set_defaults(func=run)
 

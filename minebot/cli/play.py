@@ -79,7 +79,9 @@ a game on a private virtual display, see `minebot demo`.""")
     add_level_options(p)
     p.add_argument("--game", metavar="NAME",
                    help=f"the game to play: {games.listing()} (default: the first of these with a "
-                        "window open). A game that cannot change its board size plays the size it shows")
+                        "window open). A game that cannot change its board size plays the size it "
+                        "shows; a game described in ~/.config/minebot/games/NAME.toml plays the "
+                        "game its window shows")
     p.add_argument("--games", type=int, default=1, metavar="N", help="games to play (default 1)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON on the last line")
     add_profile_option(p)

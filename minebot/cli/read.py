@@ -26,14 +26,17 @@ def register(sub: argparse._SubParsersAction) -> None:
                "writes) and the repository's templates/ folder.\n\n"
                "exit codes: 0 ok; 2 bad input (not an image, bad template set, cells that match\n"
                "no template: they are named and their crops saved); 4 no board in the image\n"
-               "(the screen's state, e.g. paused or chooser, is still printed with --json).")
+               "(the screen's state, e.g. paused or chooser, is still printed with --json), or a\n"
+               "board that two games fit about equally, neither's mine counter in view: both are\n"
+               "named, and --game reads it as the one it is.")
     p.add_argument("image", help="screenshot file (PNG, JPEG, ...)")
     p.add_argument("--json", action="store_true",
                    help='print {"rows", "cols", "mines", "state", "board", "board_px", ...}')
     p.add_argument("--templates", metavar="NAME",
                    help=f"template set name (e.g. {games.get(games.DEFAULT).templates[0]}) or folder")
     p.add_argument("--game", metavar="GAME",
-                   help=f"the game the image shows: {games.listing()} (default: found)")
+                   help=f"the game the image shows: {games.listing()} (default: found), or a "
+                        "game described in a profile file (docs/vision.md)")
     p.add_argument("--quiet", action="store_true", help="do not say which game was found")
     p.add_argument("--mines", type=int, metavar="N",
                    help="total number of mines (overrides the on-screen counter)")
@@ -45,7 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from ..vision import NoBoardError, Reader, UnmatchedCellsError, load_image
+    from ..vision import AmbiguousGameError, NoBoardError, Reader, UnmatchedCellsError, load_image
 
     if args.mines is not None and args.mines < 0:
         raise BadInputError(f"--mines {args.mines}: must be >= 0")
@@ -61,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps({"rows": None, "cols": None, "mines": args.mines,
                               "state": exc.state.value, "board": [], "board_px": None}))
         raise NoBoardError(f"{args.image}: {exc}", exc.state) from None
+    except AmbiguousGameError as exc:
+        raise AmbiguousGameError(f"{args.image}: {exc}", exc.games) from None
     except UnmatchedCellsError as exc:
         unsaved = "; their crops could not be saved" if args.crops and exc.crops_dir is None else (
             "" if args.crops else " (--crops DIR saves their crops)")

@@ -17,7 +17,7 @@ from __future__ import annotations
 from types import ModuleType
 
 from ..errors import BadInputError
-from . import gnome_mines, kmines, sgt_mines, xdemineur
+from . import gnome_mines, kmines, sgt_mines, user, xdemineur
 from .profile import CounterKind, GameProfile, GridGeometry, GridKind, WindowMatch
 
 FOLDERS: tuple[ModuleType, ...] = (gnome_mines, xdemineur, kmines, sgt_mines)
@@ -31,11 +31,15 @@ NAMES = tuple(PROFILES)
 
 
 def get(name: str) -> GameProfile:
-    """The profile called ``name``; an unknown name is bad input that lists the known ones."""
-    try:
-        return PROFILES[name]
-    except KeyError:
-        raise BadInputError(f"unknown game {name!r}: expected one of {', '.join(NAMES)}") from None
+    """The profile called ``name``: a built-in game's, else a user's profile file
+    (``minebot.games.user``: a clone minebot has no code for); an unknown name is bad input
+    that lists the known ones."""
+    found = PROFILES.get(name) or user.find(name, frozenset(PROFILES))
+    if found is None:
+        known = ", ".join((*NAMES, *user.names()))
+        raise BadInputError(f"unknown game {name!r}: expected one of {known} (or a profile file "
+                            f"{user.games_dir() / (name + user.SUFFIX)})")
+    return found
 
 
 def for_template_set(name: str) -> GameProfile | None:

@@ -25,6 +25,7 @@ from ..backends.x11.window import X11, find_game_window
 from ..errors import BadInputError
 from ..game.ui import GameUI
 from . import FOLDERS, PROFILES, GameProfile, get
+from .user_ui import UserGameUI
 
 IMPORTS_BY_CONVENTION = ("minebot.games.*.ui",)
 """The modules this one imports by name (each registered folder's ``ui``): for the import
@@ -58,6 +59,8 @@ def ui_for(profile: GameProfile | str) -> GameUI:
     if isinstance(profile, str):
         profile = get(profile)
     ui = UIS.get(profile.name)
+    if ui is None and profile.name not in PROFILES:     # a user's game (a profile file)
+        return UserGameUI(profile)
     if ui is None:
         raise BadInputError(f"minebot cannot play {profile.title} live yet")
     return ui(profile)

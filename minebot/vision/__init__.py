@@ -7,6 +7,14 @@ with clear errors.
 """
 
 from .image import load_image
-from .reader import NoBoardError, Reader, Reading, UnmatchedCellsError, read_image
+from .reader import (
+                     AmbiguousGameError,
+                     NoBoardError,
+                     Reader,
+                     Reading,
+                     UnmatchedCellsError,
+                     read_image,
+)
 
-__all__ = ["Reader", "Reading", "read_image", "load_image", "NoBoardError", "UnmatchedCellsError"]
+__all__ = ["Reader", "Reading", "read_image", "load_image", "NoBoardError", "UnmatchedCellsError",
+           "AmbiguousGameError"]

@@ -18,7 +18,11 @@ from .lattice import locate_lattice
 from .locate import Grid, locate
 
 ALIGN_REACH = 2
-"""Pixels a lattice may be moved each way to fit a template set (``align``)."""
+"""Pixels a lattice may be moved each way to fit a template set, per round (``align``)."""
+
+ALIGN_ROUNDS = 3
+"""Rounds of ``align``: a lattice whose best place lies on the edge of one round's reach is
+searched again around it."""
 
 
 def locate_board(frame: np.ndarray, profile: GameProfile | None = None, min_cells: int = 4,
@@ -75,26 +79,32 @@ def touching(grid: Grid) -> bool:
 
 
 def align(frame: np.ndarray, grid: Grid, cost: Callable[[Grid], float], reach: int = ALIGN_REACH) -> Grid:
-    """The lattice moved by up to ``reach`` pixels each way to where ``cost`` is lowest.
+    """The lattice moved by up to ``reach`` pixels each way to where ``cost`` is lowest, and on
+    from there while the lowest lies on the edge of that reach (``ALIGN_ROUNDS`` rounds at most).
 
     Where exactly a boundary of touching cells lies (which edge of a bevel or of a 1 px line)
     is a matter of convention; the looks a set was cut with fix it. ``cost`` is e.g. the mean
     distance of every cell to its best template. Both offsets are tried together: they are not
     independent (Simon Tatham's Mines' open cells have a line on their top and left only, so a
     lattice one pixel low fits best one pixel right of its place, and one axis searched after
-    the other stays there).
+    the other stays there). KMines' Oxygen cells at 36 px put the edges the lattice is found
+    by 3 px inside the cell the looks were cut with: one round of 2 px stops short of it.
     """
     best, best_cost = grid, cost(grid)
     h, w = grid.frame_shape
-    for dx in range(-reach, reach + 1):
-        for dy in range(-reach, reach + 1):
-            if dx == 0 and dy == 0:
-                continue
-            moved = grid.shifted(dx, dy)
-            left, top, right, bottom = moved.board_px
-            if left < 1 or top < 1 or right > w - 1 or bottom > h - 1:
-                continue
-            c = cost(moved)
-            if c < best_cost:
-                best, best_cost = moved, c
+    for _ in range(ALIGN_ROUNDS):
+        centre, moved_to = best, (0, 0)
+        for dx in range(-reach, reach + 1):
+            for dy in range(-reach, reach + 1):
+                if dx == 0 and dy == 0:
+                    continue
+                moved = centre.shifted(dx, dy)
+                left, top, right, bottom = moved.board_px
+                if left < 1 or top < 1 or right > w - 1 or bottom > h - 1:
+                    continue
+                c = cost(moved)
+                if c < best_cost:
+                    best, best_cost, moved_to = moved, c, (dx, dy)
+        if max(abs(moved_to[0]), abs(moved_to[1])) < reach:
+            break
     return best.with_ring(frame) if best is not grid else grid

@@ -139,6 +139,11 @@ def _refined(profile: np.ndarray, pitch: int, near: int) -> int:
     return int(phase + round((near - phase) / pitch) * pitch)
 
 
+OPEN_ROW = 0.5
+"""Share of a row's (column's) inner cells with three sides drawn that lets it join the board
+when its end cells have three (``_board_rectangle``)."""
+
+
 def _board_rectangle(sides: np.ndarray) -> tuple[int, int, int, int] | None:
     """(top, left, rows, cols) of the board in a matrix of drawn sides per would-be cell.
 
@@ -146,7 +151,10 @@ def _board_rectangle(sides: np.ndarray) -> tuple[int, int, int, int] | None:
     faint (a light bevel against a light frame), so: the largest rectangle of cells with at
     least three sides, grown by whole rows and columns of such cells whose two end cells (the
     new corners) have at least two. Outside a board a would-be cell has at most the board's
-    edge and one stray line.
+    edge and one stray line. A row (column) that crosses open cells drawn flat (KMines' Oxygen
+    theme at small cells draws an open cell with no edge against its open neighbours) is grown
+    by too when both its end cells have three sides and at least ``OPEN_ROW`` of the others do:
+    else an open area reaching the board's rim cut the board short there.
     """
     found = largest_rectangle(sides >= 3)
     if found is None:
@@ -155,7 +163,9 @@ def _board_rectangle(sides: np.ndarray) -> tuple[int, int, int, int] | None:
     n_rows, n_cols = sides.shape
 
     def fits(cells: np.ndarray) -> bool:
-        return cells.size > 1 and bool((cells[1:-1] >= 3).all() and (cells[[0, -1]] >= 2).all())
+        return cells.size > 1 and bool((cells[[0, -1]] >= 2).all()) and (
+            bool((cells[1:-1] >= 3).all())
+            or (bool((cells[[0, -1]] >= 3).all()) and float((cells[1:-1] >= 3).mean()) >= OPEN_ROW))
 
     grew = True
     while grew:

@@ -50,6 +50,14 @@ SURE_FIT = 5.0
 """Mean distance under which a game whose looks read every cell is taken at once, the other
 games not tried: only a game's own looks fit that closely (others' read 13 and more)."""
 
+SAME_FIT = 4.0
+"""Mean distances (RMS, 0-255) within which two games whose looks read the same cells fit a
+frame about equally: a game's own looks read its frames at 0-5, another game's at 13 and more,
+except where two games draw the very same tiles (a fresh board of GNOME Mines' classic theme
+reads as KMines Classic's at 0.0; xdemineur's covered tiles as KMines' at 0.3). Then the game
+whose mine counter shows next to the board is the one shown (``_counter_shown``), and when the
+counters cannot tell either, the read says so (``AmbiguousGameError``) rather than guess."""
+
 MIN_GAP = 2.0
 MIN_RATIO = 1.25
 """A cell whose runner-up label is within MIN_GAP (RMS) or MIN_RATIO x of its best is suspect."""
@@ -69,6 +77,17 @@ class NoBoardError(NoGameError):
 
     def __init__(self, message: str, state: GameState) -> None:
         self.state = state
+        super().__init__(message)
+
+
+class AmbiguousGameError(NoGameError):
+    """Two or more games fit the frame about equally (``SAME_FIT``) and none of their mine
+    counters tells them apart: the frame is not read, rather than taken for one of them at
+    random. ``games`` names them (``minebot.games`` names), the best fit first; naming the game
+    (``--game``, or a reader made for one game) reads the frame."""
+
+    def __init__(self, message: str, games: tuple[str, ...]) -> None:
+        self.games = games
         super().__init__(message)
 
 
@@ -396,8 +415,15 @@ class Reader:
                 fit: bool = True) -> "_Found | None":
         """The best board ``profiles`` find on ``frame``, or None when none of them finds one.
         Without ``fit`` the first board found is taken as it is (no set, no score): the game
-        is known, its looks are matched at the read."""
+        is known, its looks are matched at the read.
+
+        Every game is weighed (``_evidence``) before one is taken; when another fits about as
+        well (``_rivals``), the mine counter decides, else ``AmbiguousGameError``. A game whose
+        looks read every cell as closely as only a game's own do (``SURE_FIT``) makes the
+        other games tried only for a lattice of the same size: a game that finds a board of
+        another size reads other cells, so it cannot fit the same board equally."""
         best: _Found | None = None
+        found_all: list[_Found] = []
         for profile in profiles:
             try:
                 grid = locate_board(frame, profile, min_cells=4, cache=shared)
@@ -408,15 +434,34 @@ class Reader:
                 grid = located
             if not fit:
                 return _Found(profile, grid)
+            if (best is not None and best.score is not None and best.score[0] == 0
+                    and best.score[1] <= SURE_FIT
+                    and (grid.rows, grid.cols) != (best.grid.rows, best.grid.cols)):
+                continue
             try:
                 found = self._fit(frame, grid, profile)
             except BadInputError:
                 continue
+            found_all.append(found)
             if best is None or _evidence(found) < _evidence(best):
                 best = found
-            if found.score[0] == 0 and found.score[1] <= SURE_FIT:
-                break   # every cell read, as closely as only the game's own looks read them
-        return best
+        if best is None:
+            return None
+        rivals = _rivals(best, found_all)
+        if not rivals:
+            return best
+        tied = [best, *rivals]
+        counted = [f for f in tied if _counter_shown(frame, f)]
+        if len(counted) == 1:
+            return counted[0]
+        names = tuple(f.game.name for f in tied)
+        why = "both show a mine counter" if counted else "neither shows its mine counter"
+        if len(tied) > 2:
+            why = "their counters do not tell them apart"
+        raise AmbiguousGameError(
+            f"this board fits {' and '.join(f.game.title + ' (' + f.game.name + ')' for f in tied)} "
+            f"about equally (mean look distance {', '.join(f'{f.score[1]:.1f}' for f in tied if f.score)}) "
+            f"and {why}: name the game (--game {' or --game '.join(names)})", names)
 
     def _by_looks(self, frame: np.ndarray, profile: GameProfile) -> Grid | None:
         """The board found by the looks of a set taught on a picture with no lines between its
@@ -472,6 +517,14 @@ class Reader:
             raise NoBoardError(f"the counter says {counter[1]} mines but the {grid.cols}x{grid.rows} "
                                "lattice found has no room for them: part of a board, not read",
                                GameState.NONE)
+        marked = codes == Cell.QUESTION
+        if (counter is not None and counter[0] == counter[1] and marked.any()
+                and not (codes == Cell.COVERED).any()
+                and counter[0] == int(np.isin(codes, (Cell.FLAG, Cell.WRONG_FLAG)).sum() + marked.sum())):
+            # The game was won and flagged every mine, its counter says so, but draws a mine a
+            # player had marked "?" as the "?" (GNOME Mines: classic draws the same tile, default
+            # its "?", a flag with a small "?", on the flagged tile's grey): those are flags.
+            codes = np.where(marked, np.int8(Cell.FLAG), codes)
         if counter is not None and counter[0] != int(np.isin(codes, (Cell.FLAG, Cell.WRONG_FLAG)).sum()):
             counter = None      # its flag count disagrees with the flags on the board: a misread
         mines = self.mines_override if self.mines_override is not None else (
@@ -479,11 +532,12 @@ class Reader:
         state = infer_state(codes, mines)
         transient = tset.transient[m.template] & ~m.numbered
         ambiguous = (m.runner_up < m.distance + MIN_GAP) | (m.runner_up < MIN_RATIO * m.distance)
-        # A revealed 0 always has every neighbour revealed (the game floods them open). A "0"
+        # A revealed 0 has every unmarked neighbour revealed (the game floods them open). A "0"
         # next to a covered cell is a hovered/pressed covered cell in a flat colour that
         # happens to look like an open one (e.g. the hover grey equals the lost-game zero).
-        unrevealed = np.isin(codes, (Cell.COVERED, Cell.FLAG, Cell.QUESTION))
-        odd_zero = ((codes == 0) & (neighbour_count(unrevealed) > 0)).ravel()
+        # Next to a flag or a "?" a 0 is real: xdemineur's flood never opens a marked cell, so
+        # a "?" a player left where the flood came stays, with a 0 beside it (seen live).
+        odd_zero = ((codes == 0) & (neighbour_count(codes == Cell.COVERED) > 0)).ravel()
         suspect_mask = (transient & (state == GameState.PLAYING)) | ambiguous | odd_zero
         suspect = [divmod(int(i), grid.cols) for i in np.flatnonzero(suspect_mask)]
         board = Board(codes, mines, state)
@@ -562,6 +616,43 @@ def _evidence(found: "_Found") -> tuple[bool, float, int]:
     return (unread * UNREAD_SHARE > found.grid.rows * found.grid.cols, mean, unread)
 
 
+def _rivals(best: "_Found", found: list["_Found"]) -> list["_Found"]:
+    """The other games' fits that are about as good as ``best``: the same number of cells left
+    unread, a mean distance within ``SAME_FIT``. A fit by the very same set, one made for no
+    known game (a user's set calibrated without ``--game``), is no rival: that look belongs to
+    no game, so it cannot tell games apart, and the first game found keeps it."""
+    assert best.score is not None
+    out = []
+    for f in found:
+        if f.game is best.game or f.score is None or f.tset is None:
+            continue
+        if f.tset is best.tset and str(f.tset.meta.get("game", "")) not in games.PROFILES:
+            continue
+        if f.score[0] == best.score[0] and abs(f.score[1] - best.score[1]) <= SAME_FIT:
+            out.append(f)
+    return out
+
+
+def _counter_shown(frame: np.ndarray, found: "_Found") -> bool:
+    """Whether ``found``'s game shows its mine counter where that game draws it, next to the
+    board found: GNOME Mines' "F/T" label beside it, xdemineur's 7-segment display above it,
+    a status bar's "F/T" under it (KMines, Simon Tatham's Mines). A total of more mines than
+    the board has cells is no counter of this board."""
+    kind, grid = found.game.counter, found.grid
+    cells = grid.rows * grid.cols
+    if kind is CounterKind.SEVEN_SEGMENT_LEFT:
+        left = read_seven_segment(frame, grid.board_px)
+        return left is not None and left < cells
+    if kind is CounterKind.STATUS_BAR:
+        below = max(STATUS_BELOW, 2 * int(np.median(grid.x1 - grid.x0)) + STATUS_BELOW // 2)
+        value = find_status_counter(frame, grid.board_px, below)
+        return value is not None and value[1] < cells
+    if kind is CounterKind.FLAGS_OF_TOTAL and found.tset is not None:
+        shown = find_counter(frame, grid, found.tset)
+        return shown is not None and shown[0][1] < cells
+    return False
+
+
 def _template_cost(frame: np.ndarray, grid: Grid, tset: TemplateSet) -> float:
     """Mean distance of every cell to its best template: how well a lattice is placed."""
     patches = grid_patches(frame, grid.x0, grid.x1, grid.y0, grid.y1)
@@ -579,4 +670,4 @@ def read_image(frame_or_path, templates: str | None = None, mines: int | None = 
 
 
 __all__ = ["Reader", "Reading", "read_image", "load_image", "infer_state", "CELL_CHARS",
-           "UnmatchedCellsError", "NoBoardError"]
+           "UnmatchedCellsError", "NoBoardError", "AmbiguousGameError"]
