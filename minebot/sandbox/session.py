@@ -15,7 +15,9 @@ XWayland, whose root window reads black, so only window grabs work there), ``mut
 ``gnome-wayland`` (the same mutter without XWayland: the game is a native Wayland client, seen
 and played only through mutter's ScreenCast and RemoteDesktop D-Bus APIs), and
 ``gnome-shell-wayland`` (real GNOME Shell in place of bare mutter, played the same way), and
-``sway`` (headless sway, the game a native Wayland client played through the wlroots protocols).
+``sway`` (headless sway, the game a native Wayland client played through the wlroots protocols),
+and ``kwin`` (headless KWin with xdg-desktop-portal-kde, the game a native Wayland client played
+through the desktop portal).
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from .cursor import write_blank_theme
 from .xvfb import Xvfb, die_with_parent, stop_process_group
 
 DESKTOPS = ("xvfb", "openbox", "metacity", "weston", "mutter", "gnome-wayland",
-            "gnome-shell-wayland", "sway")
+            "gnome-shell-wayland", "sway", "kwin")
 NO_SERVICES_BUS = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
 <busconfig>
@@ -612,6 +614,182 @@ class SwayDesktop(Desktop):
         self.socket = self.cursor_theme = None
 
 
+PORTAL_EXES = {"xdg-desktop-portal": "xdg-desktop-portal",
+               "xdg-desktop-portal-kde": "xdg-desktop-portal-kde",
+               "xdg-permission-store": "xdg-desktop-portal"}
+"""The portal's programs (not on PATH: in a libexec folder) and their Debian packages."""
+
+
+def libexec(name: str) -> str | None:
+    """Where Debian puts ``name`` among its helper programs (``/usr/libexec`` or the
+    architecture's ``lib/*/libexec``), or None."""
+    import glob
+    for pattern in (f"/usr/libexec/{name}", f"/usr/lib/*/libexec/{name}", f"/usr/lib/{name}"):
+        for path in sorted(glob.glob(pattern)):
+            if os.access(path, os.X_OK) and os.path.isfile(path):
+                return path
+    return None
+
+
+class KWinDesktop(Desktop):
+    """Headless KWin (``kwin_wayland --virtual``, no XWayland) with PipeWire, WirePlumber, the
+    permission store, xdg-desktop-portal and xdg-desktop-portal-kde, all on a private D-Bus
+    session bus and runtime folder: KDE Plasma on Wayland as the portal backend sees it. The
+    game is a native Wayland client; there is no X display.
+
+    ``grant`` (the default) writes the user's approval into the permission store before the
+    portal starts, as a restore token the desktop knows (``token``): the portal's dialog needs a
+    person, and a test has none. The token is what a real approval hands out
+    (``portal.session``); a run that passes it asks nothing. Without ``grant`` the dialog comes
+    (and, with no one to answer it, waits).
+
+    Every program runs as the calling user. kwin_wayland carries a file capability
+    (``cap_sys_nice``/``cap_sys_resource``) that a process without it in its bounding set may
+    not execute (EPERM, as in containers and CI roots): a copy without it runs instead (it only
+    lets KWin raise its own priority).
+    """
+
+    kind = "kwin"
+
+    def __init__(self, width: int = 1600, height: int = 1024, timeout: float = 30.0,
+                 grant: bool = True) -> None:
+        super().__init__(width, height, timeout)
+        self.grant = grant
+        self.token: str | None = None
+        self.bus_address: str | None = None
+        self.socket = f"minebot-kwin-{os.getpid()}-{id(self) & 0xffff:x}"
+
+    @property
+    def runtime(self) -> Path:
+        assert self.home is not None
+        return self.home / "runtime"
+
+    @property
+    def bus(self) -> Bus:
+        assert self.bus_address is not None
+        return Bus(self.bus_address, str(self.runtime))
+
+    def _base_env(self) -> dict:
+        assert self.home is not None
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("DISPLAY", "XAUTHORITY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET",
+                            "SWAYSOCK", "DBUS_SESSION_BUS_ADDRESS", "PIPEWIRE_REMOTE")}
+        env.update({"HOME": str(self.home), "XDG_RUNTIME_DIR": str(self.runtime),
+                    "XDG_CONFIG_HOME": str(self.home / "config"),
+                    "XDG_DATA_HOME": str(self.home / "data"),
+                    "XDG_STATE_HOME": str(self.home / "state"),
+                    "XDG_CACHE_HOME": str(self.home / "cache"),
+                    "XDG_CURRENT_DESKTOP": "KDE", "XDG_SESSION_TYPE": "wayland",
+                    "KDE_FULL_SESSION": "true", "KDE_SESSION_VERSION": "6",
+                    "NO_AT_BRIDGE": "1", "GTK_USE_PORTAL": "0"})
+        if self.bus_address:
+            env["DBUS_SESSION_BUS_ADDRESS"] = self.bus_address
+        return env
+
+    def env(self, base: dict | None = None) -> dict:
+        env = self._base_env() if base is None else dict(base)
+        env.update({"WAYLAND_DISPLAY": self.socket, "QT_QPA_PLATFORM": "wayland",
+                    "GDK_BACKEND": "wayland"})
+        return env
+
+    def start(self) -> "KWinDesktop":
+        kwin = self._need("kwin_wayland", "kwin-wayland")
+        self._need("pipewire", "pipewire")
+        self._need("wireplumber", "wireplumber")
+        self._need("dbus-daemon", "dbus")
+        exes = {}
+        for name, pkg in PORTAL_EXES.items():
+            path = libexec(name)
+            if path is None:
+                raise DesktopError(f"{name} is not installed (apt install {pkg})")
+            exes[name] = path
+        home = self._home()
+        for sub in ("config", "data", "state", "cache"):
+            (home / sub).mkdir()
+        self.runtime.mkdir(mode=0o700)
+        (home / "dbus.conf").write_text(NO_SERVICES_BUS)
+        self.bus_address = MutterDesktop._bus_daemon(self, "dbus")  # type: ignore[arg-type]
+        env = self._base_env()
+        self._procs.append(_spawn(["pipewire"], env, home / "pipewire.log", home))
+        self._procs.append(_spawn(["wireplumber"], env, home / "wireplumber.log", home))
+        own = home / "kwin_wayland"   # a copy without the file capability (class docstring)
+        shutil.copyfile(kwin, own)
+        own.chmod(0o755)
+        log = home / "kwin.log"
+        self._procs.append(_spawn(
+            [str(own), "--virtual", f"--width={self.width}", f"--height={self.height}",
+             f"--socket={self.socket}", "--no-lockscreen", "--no-global-shortcuts",
+             "--no-kactivities"],
+            {**env, "QT_QPA_PLATFORM": "wayland-org.kde.kwin.qpa"},
+            log, home))
+        self._await(log, lambda: (self.runtime / self.socket).exists()
+                    and _has_name(self.bus, "org.kde.KWin"), "offered no Wayland socket")
+        log = home / "permission-store.log"
+        self._procs.append(_spawn([exes["xdg-permission-store"], "--replace"], env, log, home))
+        self._await(log, lambda: _has_name(self.bus, "org.freedesktop.impl.portal.PermissionStore"),
+                    "started no permission store")
+        if self.grant:
+            self.token = grant_remote_desktop(self.bus)
+        log = home / "portal-kde.log"
+        self._procs.append(_spawn([exes["xdg-desktop-portal-kde"]], self.env(), log, home))
+        self._await(log, lambda: _has_name(self.bus, "org.freedesktop.impl.portal.desktop.kde"),
+                    "started no xdg-desktop-portal-kde")
+        log = home / "portal.log"
+        self._procs.append(_spawn([exes["xdg-desktop-portal"], "--replace"], self.env(), log,
+                                  home))
+        self._await(log, lambda: _has_name(self.bus, "org.freedesktop.portal.Desktop"),
+                    "started no xdg-desktop-portal")
+        return self
+
+
+def _has_name(bus: Bus, name: str) -> bool:
+    """Whether ``name`` has an owner on ``bus`` (a program started there is ready)."""
+    from jeepney import DBus
+
+    from ..backends.mutter.dbus import connect
+    try:
+        conn = connect(bus.address)
+    except DesktopError:
+        return False
+    try:
+        return bool(conn.send_and_get_reply(DBus().NameHasOwner(name), timeout=2).body[0])
+    finally:
+        conn.close()
+
+
+def grant_remote_desktop(bus: Bus, app_id: str = "") -> str:
+    """Write into the permission store on ``bus`` what xdg-desktop-portal writes when a user
+    approves a RemoteDesktop session with screen sharing, keyboard and pointer, "allow
+    restoring" ticked, for ``app_id`` (an unsandboxed program has the empty one), and return
+    its restore token. The layout is the portal's (table ``remote-desktop``, the token as the
+    entry's id, the app's permission ``yes``, the data ``(suv)``) and the data is
+    xdg-desktop-portal-kde's (session "KDE", version 1, the devices and screen sharing asked
+    for): with that token ``Start`` shows no dialog."""
+    import uuid
+
+    from jeepney import DBusAddress, MessageType, new_method_call
+
+    from ..backends.mutter.dbus import connect
+    from ..backends.portal.session import DeviceType
+    token = str(uuid.uuid4())
+    payload = {"screenShareEnabled": ("b", True),
+               "devices": ("u", int(DeviceType.KEYBOARD | DeviceType.POINTER))}
+    store = DBusAddress("/org/freedesktop/impl/portal/PermissionStore",
+                        "org.freedesktop.impl.portal.PermissionStore",
+                        "org.freedesktop.impl.portal.PermissionStore")
+    conn = connect(bus.address)
+    try:
+        reply = conn.send_and_get_reply(new_method_call(
+            store, "Set", "sbsa{sas}v",
+            ("remote-desktop", True, token, {app_id: ["yes"]},
+             ("(suv)", ("KDE", 1, ("a{sv}", payload))))), timeout=5)
+    finally:
+        conn.close()
+    if reply.header.message_type is MessageType.error:
+        raise DesktopError(f"the permission store refused the grant: {reply.body}")
+    return token
+
+
 def open_desktop(kind: str, width: int = 1600, height: int = 1024) -> Desktop:
     """A not yet started desktop of ``kind`` (one of ``DESKTOPS``); use it as a context manager."""
     if kind in ("xvfb", "openbox", "metacity"):
@@ -626,6 +804,8 @@ def open_desktop(kind: str, width: int = 1600, height: int = 1024) -> Desktop:
         return GnomeShellWaylandDesktop(width, height)
     if kind == "sway":
         return SwayDesktop(width, height)
+    if kind == "kwin":
+        return KWinDesktop(width, height)
     raise DesktopError(f"unknown desktop {kind!r}: expected one of {', '.join(DESKTOPS)}")
 
 
@@ -636,8 +816,11 @@ def available(kind: str) -> bool:
             "mutter": ["mutter", "Xwayland", "pipewire", "wireplumber", "dbus-daemon"],
             "gnome-wayland": ["mutter", "pipewire", "wireplumber", "dbus-daemon"],
             "gnome-shell-wayland": ["gnome-shell", "pipewire", "wireplumber", "dbus-daemon"],
-            "sway": ["sway"] + (["setpriv"] if os.geteuid() == 0 else [])}
-    if kind in ("gnome-wayland", "gnome-shell-wayland") and not _gst_pipewire():
+            "sway": ["sway"] + (["setpriv"] if os.geteuid() == 0 else []),
+            "kwin": ["kwin_wayland", "pipewire", "wireplumber", "dbus-daemon"]}
+    if kind in ("gnome-wayland", "gnome-shell-wayland", "kwin") and not _gst_pipewire():
+        return False
+    if kind == "kwin" and not all(libexec(name) for name in PORTAL_EXES):
         return False
     return all(shutil.which(e) for e in exes[kind])
 
