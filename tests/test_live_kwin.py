@@ -15,7 +15,12 @@ import threading
 from pathlib import Path
 
 import pytest
-from test_live import assert_clicks_inside, play_and_check
+from test_live import (
+    assert_clicks_inside,
+    cli_plays_a_game_it_did_not_start,
+    hint_has_no_overlay_and_once_works,
+    play_and_check,
+)
 from test_live_sway import kmines_on_wayland
 
 from minebot.sandbox.session import available
@@ -188,3 +193,16 @@ def test_the_desktop_ending_the_session_stops_the_run(desktop):
     finally:
         game.close()
         mines.stop()
+
+
+def test_minebot_play_finds_a_game_it_did_not_start(desktop, tmp_path):
+    """`minebot play` in the desktop's environment (WAYLAND_DISPLAY, a KDE session bus, the
+    approval in its state folder, no DISPLAY) picks the portal backend by itself, finds the
+    board of a native GNOME Mines and plays one game."""
+    cli_plays_a_game_it_did_not_start(desktop, tmp_path, "portal")
+
+
+def test_hint_says_there_is_no_overlay_yet_and_once_works(desktop, tmp_path):
+    """No overlay through a portal: `minebot hint` says so in one line (exit 5) and names
+    what works; `hint --once --text` and `--once --png` read the game through the portal."""
+    hint_has_no_overlay_and_once_works(desktop, tmp_path, "no overlay on KDE Plasma")

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from ..backends.mutter.dbus import Bus, has_mutter, leave_overview
 from ..backends.mutter.session import MutterSession
+from ..backends.portal.tokens import TokenStore
 from ..backends.wlroots.backend import offers_wlroots
 from ..backends.wlroots.client import Connection
 from ..backends.wlroots.devices import VirtualKeyboard
@@ -638,10 +639,12 @@ class KWinDesktop(Desktop):
     game is a native Wayland client; there is no X display.
 
     ``grant`` (the default) writes the user's approval into the permission store before the
-    portal starts, as a restore token the desktop knows (``token``): the portal's dialog needs a
-    person, and a test has none. The token is what a real approval hands out
+    portal starts, as a restore token the desktop knows (``token``, also saved in the
+    desktop's own state folder, where minebot run with ``env()`` finds it): the portal's dialog
+    needs a person, and a test has none. The token is what a real approval hands out
     (``portal.session``); a run that passes it asks nothing. Without ``grant`` the dialog comes
-    (and, with no one to answer it, waits).
+    (and, with no one to answer it, waits). Runs that share one state folder must not overlap:
+    the portal withdraws a token while a session that used it starts.
 
     Every program runs as the calling user. kwin_wayland carries a file capability
     (``cap_sys_nice``/``cap_sys_resource``) that a process without it in its bounding set may
@@ -729,7 +732,10 @@ class KWinDesktop(Desktop):
         self._await(log, lambda: _has_name(self.bus, "org.freedesktop.impl.portal.PermissionStore"),
                     "started no permission store")
         if self.grant:
+            # Kept where minebot looks for it in this desktop's environment (XDG_STATE_HOME):
+            # a minebot run there asks nothing, as after a user approved once.
             self.token = grant_remote_desktop(self.bus)
+            TokenStore.for_env(env).save(self.token)
         log = home / "portal-kde.log"
         self._procs.append(_spawn([exes["xdg-desktop-portal-kde"]], self.env(), log, home))
         self._await(log, lambda: _has_name(self.bus, "org.freedesktop.impl.portal.desktop.kde"),
