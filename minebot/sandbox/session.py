@@ -138,7 +138,8 @@ class Desktop:
             if value:
                 return value
             if self._procs[-1].poll() is not None:
-                raise DesktopError(f"{self.kind} exited at start: {_tail(log)}")
+                raise DesktopError(f"{self.kind} exited at start (code "
+                                   f"{self._procs[-1].returncode}): {_tail(log)}")
             if time.monotonic() > deadline:
                 raise DesktopError(f"{self.kind} {what} within {self.timeout:.0f} s: {_tail(log)}")
             time.sleep(0.05)
