@@ -647,7 +647,9 @@ class KWinDesktop(Desktop):
     (and, with no one to answer it, waits). Runs that share one state folder must not overlap:
     the portal withdraws a token while a session that used it starts.
 
-    Every program runs as the calling user. kwin_wayland carries a file capability
+    Every program runs as the calling user, or as ``nobody`` when that is root (KWin 6 will
+    not run as root; the home and runtime folders are then ``nobody``'s, and root's clients
+    use its sockets all the same). kwin_wayland carries a file capability
     (``cap_sys_nice``/``cap_sys_resource``) that a process without it in its bounding set may
     not execute (EPERM, as in containers and CI roots): a copy without it runs instead (it only
     lets KWin raise its own priority).
@@ -696,6 +698,38 @@ class KWinDesktop(Desktop):
                     "GDK_BACKEND": "wayland"})
         return env
 
+    def _as_user(self, argv: list[str]) -> list[str]:
+        """``argv`` run as the desktop's user: as root, ``nobody`` (KWin 6 refuses to run as
+        root, and every part of the desktop runs as KWin's user: KWin tells the portal's
+        backend by its executable, which it may not read from another user's process)."""
+        if os.geteuid() != 0:
+            return argv
+        return [self._need("setpriv", "util-linux"), f"--reuid={SWAY_USER}",
+                f"--regid={SWAY_USER}", "--clear-groups", "--pdeathsig=TERM", "--", *argv]
+
+    def _start_bus(self) -> str:
+        """A private session bus that starts no services and lets every user in (the
+        desktop's user and the calling root), its address."""
+        assert self.home is not None
+        (self.home / "dbus.conf").write_text(OPEN_BUS.format(folder=self.runtime))
+        read_fd, write_fd = os.pipe()
+        try:
+            with open(self.home / "dbus.log", "wb") as out:
+                self._procs.append(subprocess.Popen(
+                    self._as_user(["dbus-daemon", "--nofork",
+                                   f"--config-file={self.home / 'dbus.conf'}",
+                                   f"--print-address={write_fd}"]),
+                    pass_fds=(write_fd,), env=self._base_env(), stdin=subprocess.DEVNULL,
+                    stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                    cwd=self.home, preexec_fn=die_with_parent))
+        finally:
+            os.close(write_fd)
+        with os.fdopen(read_fd, "rb") as pipe:
+            address = pipe.readline().decode().strip()
+        if not address:
+            raise DesktopError(f"dbus-daemon gave no address: {_tail(self.home / 'dbus.log')}")
+        return address
+
     def start(self) -> "KWinDesktop":
         kwin = self._need("kwin_wayland", "kwin-wayland")
         self._need("pipewire", "pipewire")
@@ -711,25 +745,29 @@ class KWinDesktop(Desktop):
         for sub in ("config", "data", "state", "cache"):
             (home / sub).mkdir()
         self.runtime.mkdir(mode=0o700)
-        (home / "dbus.conf").write_text(NO_SERVICES_BUS)
-        self.bus_address = MutterDesktop._bus_daemon(self, "dbus")  # type: ignore[arg-type]
-        env = self._base_env()
-        self._procs.append(_spawn(["pipewire"], env, home / "pipewire.log", home))
-        self._procs.append(_spawn(["wireplumber"], env, home / "wireplumber.log", home))
         own = home / "kwin_wayland"   # a copy without the file capability (class docstring)
         shutil.copyfile(kwin, own)
         own.chmod(0o755)
-        log = home / "kwin.log"
-        self._procs.append(_spawn(
-            [str(own), "--virtual", f"--width={self.width}", f"--height={self.height}",
-             f"--socket={self.socket}", "--no-lockscreen", "--no-global-shortcuts",
-             "--no-kactivities"],
-            {**env, "QT_QPA_PLATFORM": "wayland-org.kde.kwin.qpa"},
-            log, home))
+        if os.geteuid() == 0:
+            home.chmod(0o755)
+            for item in (home, *home.iterdir()):
+                os.chown(item, SWAY_USER, SWAY_USER)
+        self.bus_address = self._start_bus()
+        env = self._base_env()
+
+        def spawn(argv: list[str], name: str, run_env: dict) -> Path:
+            log = home / f"{name}.log"
+            self._procs.append(_spawn(self._as_user(argv), run_env, log, home))
+            return log
+        spawn(["pipewire"], "pipewire", env)
+        spawn(["wireplumber"], "wireplumber", env)
+        log = spawn([str(own), "--virtual", f"--width={self.width}", f"--height={self.height}",
+                     f"--socket={self.socket}", "--no-lockscreen", "--no-global-shortcuts",
+                     "--no-kactivities"],
+                    "kwin", {**env, "QT_QPA_PLATFORM": "wayland-org.kde.kwin.qpa"})
         self._await(log, lambda: (self.runtime / self.socket).exists()
                     and _has_name(self.bus, "org.kde.KWin"), "offered no Wayland socket")
-        log = home / "permission-store.log"
-        self._procs.append(_spawn([exes["xdg-permission-store"], "--replace"], env, log, home))
+        log = spawn([exes["xdg-permission-store"], "--replace"], "permission-store", env)
         self._await(log, lambda: _has_name(self.bus, "org.freedesktop.impl.portal.PermissionStore"),
                     "started no permission store")
         if self.grant:
@@ -737,16 +775,32 @@ class KWinDesktop(Desktop):
             # a minebot run there asks nothing, as after a user approved once.
             self.token = grant_remote_desktop(self.bus)
             TokenStore.for_env(env).save(self.token)
-        log = home / "portal-kde.log"
-        self._procs.append(_spawn([exes["xdg-desktop-portal-kde"]], self.env(), log, home))
+        log = spawn([exes["xdg-desktop-portal-kde"]], "portal-kde", self.env())
         self._await(log, lambda: _has_name(self.bus, "org.freedesktop.impl.portal.desktop.kde"),
                     "started no xdg-desktop-portal-kde")
-        log = home / "portal.log"
-        self._procs.append(_spawn([exes["xdg-desktop-portal"], "--replace"], self.env(), log,
-                                  home))
+        log = spawn([exes["xdg-desktop-portal"], "--replace"], "portal", self.env())
         self._await(log, lambda: _has_name(self.bus, "org.freedesktop.portal.Desktop"),
                     "started no xdg-desktop-portal")
         return self
+
+
+OPEN_BUS = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <!-- A session bus that starts no services and lets every local user in. -->
+  <type>session</type>
+  <listen>unix:dir={folder}</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow user="*"/>
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+"""
+"""The ``kwin`` desktop's bus (its folder filled in): the desktop runs as ``nobody`` when we are
+root, and root's programs (the game, minebot) use the same bus."""
 
 
 def _has_name(bus: Bus, name: str) -> bool:
@@ -824,7 +878,8 @@ def available(kind: str) -> bool:
             "gnome-wayland": ["mutter", "pipewire", "wireplumber", "dbus-daemon"],
             "gnome-shell-wayland": ["gnome-shell", "pipewire", "wireplumber", "dbus-daemon"],
             "sway": ["sway"] + (["setpriv"] if os.geteuid() == 0 else []),
-            "kwin": ["kwin_wayland", "pipewire", "wireplumber", "dbus-daemon"]}
+            "kwin": ["kwin_wayland", "pipewire", "wireplumber", "dbus-daemon"]
+            + (["setpriv"] if os.geteuid() == 0 else [])}
     if kind in ("gnome-wayland", "gnome-shell-wayland", "kwin") and not _gst_pipewire():
         return False
     if kind == "kwin" and not all(libexec(name) for name in PORTAL_EXES):
