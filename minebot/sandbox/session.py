@@ -649,7 +649,7 @@ class KWinDesktop(Desktop):
 
     Every program runs as the calling user, or as ``nobody`` when that is root (KWin 6 will
     not run as root; the home and runtime folders are then ``nobody``'s, and root's clients
-    use its sockets all the same). kwin_wayland carries a file capability
+    use its sockets all the same). Debian 12's kwin_wayland carries a file capability
     (``cap_sys_nice``/``cap_sys_resource``) that a process without it in its bounding set may
     not execute (EPERM, as in containers and CI roots): a copy without it runs instead (it only
     lets KWin raise its own priority).
@@ -745,9 +745,11 @@ class KWinDesktop(Desktop):
         for sub in ("config", "data", "state", "cache"):
             (home / sub).mkdir()
         self.runtime.mkdir(mode=0o700)
-        own = home / "kwin_wayland"   # a copy without the file capability (class docstring)
-        shutil.copyfile(kwin, own)
-        own.chmod(0o755)
+        own = Path(kwin)
+        if not exec_allowed(own):   # a copy without the file capability (class docstring)
+            own = home / "kwin_wayland"
+            shutil.copyfile(kwin, own)
+            own.chmod(0o755)
         if os.geteuid() == 0:
             home.chmod(0o755)
             for item in (home, *home.iterdir()):
@@ -764,7 +766,10 @@ class KWinDesktop(Desktop):
         log = spawn([str(own), "--virtual", f"--width={self.width}", f"--height={self.height}",
                      f"--socket={self.socket}", "--no-lockscreen", "--no-global-shortcuts",
                      "--no-kactivities"],
-                    "kwin", {**env, "QT_QPA_PLATFORM": "wayland-org.kde.kwin.qpa"})
+                    "kwin", {**env, "QT_QPA_PLATFORM": "wayland-org.kde.kwin.qpa",
+                             # KWin's own Qt platform loads only in a program whose path ends
+                             # in kwin_wayland, unless told so
+                             "KWIN_FORCE_OWN_QPA": "1"})
         self._await(log, lambda: (self.runtime / self.socket).exists()
                     and _has_name(self.bus, "org.kde.KWin"), "offered no Wayland socket")
         log = spawn([exes["xdg-permission-store"], "--replace"], "permission-store", env)
@@ -801,6 +806,27 @@ OPEN_BUS = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configur
 """
 """The ``kwin`` desktop's bus (its folder filled in): the desktop runs as ``nobody`` when we are
 root, and root's programs (the game, minebot) use the same bus."""
+
+
+def exec_allowed(path: Path) -> bool:
+    """Whether this process may execute ``path``: a file capability outside the process's
+    bounding set makes ``execve`` fail with EPERM (kwin_wayland's ``cap_sys_resource`` on
+    Debian 12 in a root without it). The capability is read from the ``security.capability``
+    attribute (``struct vfs_cap_data``: magic, then the permitted and inheritable words, low
+    32 bits first)."""
+    import struct
+    try:
+        raw = os.getxattr(path, "security.capability")
+    except OSError:
+        return True   # no file capability (or none readable): nothing to refuse
+    if len(raw) < 20:
+        return True
+    _, perm_lo, inh_lo, perm_hi, inh_hi = struct.unpack_from("<5I", raw)
+    wanted = (perm_lo | inh_lo) | (perm_hi | inh_hi) << 32
+    status = Path("/proc/self/status").read_text()
+    match = re.search(r"^CapBnd:\s*([0-9a-f]+)", status, re.MULTILINE)
+    bounding = int(match.group(1), 16) if match else 0
+    return wanted & ~bounding == 0
 
 
 def _has_name(bus: Bus, name: str) -> bool:
