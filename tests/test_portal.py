@@ -192,3 +192,12 @@ def test_open_backend_names_the_portal_backend_and_needs_a_bus(monkeypatch):
     monkeypatch.delenv("MINEBOT_BACKEND", raising=False)
     with pytest.raises(NoGameError, match="backend portal: no D-Bus session bus"):
         open_backend(force="portal", env={"WAYLAND_DISPLAY": "wayland-9"})
+
+
+def test_a_file_without_capabilities_may_be_executed(tmp_path):
+    """``exec_allowed`` refuses only a file capability outside the bounding set (Debian 12's
+    kwin_wayland in a root without ``cap_sys_resource``); a plain file is always allowed."""
+    from minebot.sandbox.session import exec_allowed
+    plain = tmp_path / "tool"
+    plain.write_text("#!/bin/sh\n")
+    assert exec_allowed(plain)
