@@ -309,7 +309,7 @@ def await_native(game: PrivateGame, chooser: bool = False
         raise
     # Keys go on through this session; its screen cast would only cost mutter a repaint
     # of the whole monitor for every frame while the bot plays.
-    if isinstance(remote, MutterBackend):
+    if isinstance(remote, MutterBackend | PortalBackend):
         remote.session.stop_frames()
     return remote
 

@@ -319,6 +319,13 @@ class PortalSession:
         _reply(self._conn, Properties(_portal(REMOTE_DESKTOP)).get("version"), 5.0,
                "RemoteDesktop portal")
 
+    def stop_frames(self) -> None:
+        """Stop reading the stream (keys and clicks still go through the session): a session
+        kept only for input costs no decoding of frames."""
+        frames, self.frames = self.frames, None
+        if frames is not None:
+            frames.close()
+
     @property
     def is_open(self) -> bool:
         return self._handle is not None
