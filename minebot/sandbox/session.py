@@ -769,7 +769,9 @@ class KWinDesktop(Desktop):
                     "kwin", {**env, "QT_QPA_PLATFORM": "wayland-org.kde.kwin.qpa",
                              # KWin's own Qt platform loads only in a program whose path ends
                              # in kwin_wayland, unless told so
-                             "KWIN_FORCE_OWN_QPA": "1"})
+                             "KWIN_FORCE_OWN_QPA": "1",
+                             # software compositing (no GPU here; sway uses pixman likewise)
+                             "KWIN_COMPOSE": "Q"})
         self._await(log, lambda: (self.runtime / self.socket).exists()
                     and _has_name(self.bus, "org.kde.KWin"), "offered no Wayland socket")
         log = spawn([exes["xdg-permission-store"], "--replace"], "permission-store", env)
