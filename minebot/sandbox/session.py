@@ -763,15 +763,20 @@ class KWinDesktop(Desktop):
             return log
         spawn(["pipewire"], "pipewire", env)
         spawn(["wireplumber"], "wireplumber", env)
+        # KWin gets a plain environment, not the session's: with the KDE session's variables
+        # (KDE_FULL_SESSION and the like) KWin 6.3 crashed at start with no word (SIGSEGV).
+        kwin_env = {name: env[name] for name in ("PATH", "HOME", "LANG", "XDG_RUNTIME_DIR",
+                                                 "XDG_CONFIG_HOME", "XDG_DATA_HOME",
+                                                 "XDG_CACHE_HOME", "DBUS_SESSION_BUS_ADDRESS")
+                    if name in env}
+        kwin_env.update({"QT_QPA_PLATFORM": "wayland-org.kde.kwin.qpa",
+                         # KWin's own Qt platform loads only in a program whose path ends in
+                         # kwin_wayland, unless told so
+                         "KWIN_FORCE_OWN_QPA": "1",
+                         # software compositing (no GPU here; sway uses pixman likewise)
+                         "KWIN_COMPOSE": "Q"})
         log = spawn([str(own), "--virtual", f"--width={self.width}", f"--height={self.height}",
-                     f"--socket={self.socket}", "--no-lockscreen", "--no-global-shortcuts",
-                     "--no-kactivities"],
-                    "kwin", {**env, "QT_QPA_PLATFORM": "wayland-org.kde.kwin.qpa",
-                             # KWin's own Qt platform loads only in a program whose path ends
-                             # in kwin_wayland, unless told so
-                             "KWIN_FORCE_OWN_QPA": "1",
-                             # software compositing (no GPU here; sway uses pixman likewise)
-                             "KWIN_COMPOSE": "Q"})
+                     f"--socket={self.socket}", "--no-lockscreen"], "kwin", kwin_env)
         self._await(log, lambda: (self.runtime / self.socket).exists()
                     and _has_name(self.bus, "org.kde.KWin"), "offered no Wayland socket")
         log = spawn([exes["xdg-permission-store"], "--replace"], "permission-store", env)
