@@ -701,7 +701,8 @@ class KWinDesktop(Desktop):
     def _as_user(self, argv: list[str]) -> list[str]:
         """``argv`` run as the desktop's user: as root, ``nobody`` (KWin 6 refuses to run as
         root, and every part of the desktop runs as KWin's user: KWin tells the portal's
-        backend by its executable, which it may not read from another user's process)."""
+        backend by its executable, which it may not read from another user's process); all
+        but xdg-desktop-portal, which runs as the caller for the same reason."""
         if os.geteuid() != 0:
             return argv
         return [self._need("setpriv", "util-linux"), f"--reuid={SWAY_USER}",
@@ -790,7 +791,11 @@ class KWinDesktop(Desktop):
         log = spawn([exes["xdg-desktop-portal-kde"]], "portal-kde", self.env())
         self._await(log, lambda: _has_name(self.bus, "org.freedesktop.impl.portal.desktop.kde"),
                     "started no xdg-desktop-portal-kde")
-        log = spawn([exes["xdg-desktop-portal"], "--replace"], "portal", self.env())
+        # The portal itself runs as the calling user: it reads its callers' /proc entries
+        # (their root folder, to tell a sandboxed app), which another user may not.
+        log = home / "portal.log"
+        self._procs.append(_spawn([exes["xdg-desktop-portal"], "--replace"], self.env(), log,
+                                  home))
         self._await(log, lambda: _has_name(self.bus, "org.freedesktop.portal.Desktop"),
                     "started no xdg-desktop-portal")
         return self
