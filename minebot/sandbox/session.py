@@ -647,6 +647,12 @@ class KWinDesktop(Desktop):
     (and, with no one to answer it, waits). Runs that share one state folder must not overlap:
     the portal withdraws a token while a session that used it starts.
 
+    ``authorize`` (the default) also writes xdg-desktop-portal-kde's own standing permission
+    (table ``kde-authorized``, entry ``remote-desktop``, ``yes`` for the empty app id of an
+    unsandboxed program: "authorized without any further user interaction", meant for headless
+    machines): then no session asks, token or not. A desktop for testing the token itself is
+    started without it.
+
     Every program runs as the calling user, or as ``nobody`` when that is root (KWin 6 will
     not run as root; the home and runtime folders are then ``nobody``'s, and root's clients
     use its sockets all the same). Debian 12's kwin_wayland carries a file capability
@@ -658,9 +664,9 @@ class KWinDesktop(Desktop):
     kind = "kwin"
 
     def __init__(self, width: int = 1600, height: int = 1024, timeout: float = 30.0,
-                 grant: bool = True) -> None:
+                 grant: bool = True, authorize: bool = True) -> None:
         super().__init__(width, height, timeout)
-        self.grant = grant
+        self.grant, self.authorize = grant, authorize
         self.token: str | None = None
         self.bus_address: str | None = None
         self.socket = f"minebot-kwin-{os.getpid()}-{id(self) & 0xffff:x}"
@@ -795,14 +801,18 @@ class KWinDesktop(Desktop):
             # a minebot run there asks nothing, as after a user approved once.
             self.token = grant_remote_desktop(self.bus)
             TokenStore.for_env(env).save(self.token)
-        log = spawn([exes["xdg-desktop-portal-kde"]], "portal-kde", self.env())
+        if self.authorize:
+            _store_set(self.bus, "kde-authorized", "remote-desktop", {"": ["yes"]},
+                       ("b", True))
+        log = spawn([exes["xdg-desktop-portal-kde"]], "portal-kde",
+                    {**self.env(), "QT_LOGGING_RULES": "xdp-kde-remotedesktop.debug=true"})
         self._await(log, lambda: _has_name(self.bus, "org.freedesktop.impl.portal.desktop.kde"),
                     "started no xdg-desktop-portal-kde")
         # The portal itself runs as the calling user: it reads its callers' /proc entries
         # (their root folder, to tell a sandboxed app), which another user may not.
         log = home / "portal.log"
-        self._procs.append(_spawn([exes["xdg-desktop-portal"], "--replace"], self.env(), log,
-                                  home))
+        self._procs.append(_spawn([exes["xdg-desktop-portal"], "--replace", "--verbose"],
+                                  self.env(), log, home))
         self._await(log, lambda: _has_name(self.bus, "org.freedesktop.portal.Desktop"),
                     "started no xdg-desktop-portal")
         return self
@@ -873,27 +883,32 @@ def grant_remote_desktop(bus: Bus, app_id: str = "") -> str:
     for): with that token ``Start`` shows no dialog."""
     import uuid
 
-    from jeepney import DBusAddress, MessageType, new_method_call
-
-    from ..backends.mutter.dbus import connect
     from ..backends.portal.session import DeviceType
     token = str(uuid.uuid4())
     payload = {"screenShareEnabled": ("b", True),
                "devices": ("u", int(DeviceType.KEYBOARD | DeviceType.POINTER))}
+    _store_set(bus, "remote-desktop", token, {app_id: ["yes"]},
+               ("(suv)", ("KDE", 1, ("a{sv}", payload))))
+    return token
+
+
+def _store_set(bus: Bus, table: str, entry: str, permissions: dict[str, list[str]],
+               data: tuple[str, object]) -> None:
+    """One entry of the permission store on ``bus`` (its ``Set``, the table made if new)."""
+    from jeepney import DBusAddress, MessageType, new_method_call
+
+    from ..backends.mutter.dbus import connect
     store = DBusAddress("/org/freedesktop/impl/portal/PermissionStore",
                         "org.freedesktop.impl.portal.PermissionStore",
                         "org.freedesktop.impl.portal.PermissionStore")
     conn = connect(bus.address)
     try:
         reply = conn.send_and_get_reply(new_method_call(
-            store, "Set", "sbsa{sas}v",
-            ("remote-desktop", True, token, {app_id: ["yes"]},
-             ("(suv)", ("KDE", 1, ("a{sv}", payload))))), timeout=5)
+            store, "Set", "sbsa{sas}v", (table, True, entry, permissions, data)), timeout=5)
     finally:
         conn.close()
     if reply.header.message_type is MessageType.error:
         raise DesktopError(f"the permission store refused the grant: {reply.body}")
-    return token
 
 
 def open_desktop(kind: str, width: int = 1600, height: int = 1024) -> Desktop:
