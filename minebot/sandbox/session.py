@@ -880,16 +880,34 @@ def grant_remote_desktop(bus: Bus, app_id: str = "") -> str:
     its restore token. The layout is the portal's (table ``remote-desktop``, the token as the
     entry's id, the app's permission ``yes``, the data ``(suv)``) and the data is
     xdg-desktop-portal-kde's (session "KDE", version 1, the devices and screen sharing asked
-    for): with that token ``Start`` shows no dialog."""
+    for, as a Qt-serialised map): with that token ``Start`` shows no dialog."""
     import uuid
 
     from ..backends.portal.session import DeviceType
     token = str(uuid.uuid4())
-    payload = {"screenShareEnabled": ("b", True),
-               "devices": ("u", int(DeviceType.KEYBOARD | DeviceType.POINTER))}
+    payload = qt_variant_map({"devices": int(DeviceType.KEYBOARD | DeviceType.POINTER),
+                              "screenShareEnabled": True})
     _store_set(bus, "remote-desktop", token, {app_id: ["yes"]},
-               ("(suv)", ("KDE", 1, ("a{sv}", payload))))
+               ("(suv)", ("KDE", 1, ("ay", payload))))
     return token
+
+
+def qt_variant_map(values: dict[str, bool | int]) -> bytes:
+    """``values`` as Qt 6's QDataStream writes a QVariantMap: xdg-desktop-portal-kde keeps its
+    restore payload so, as bytes inside the restore data (``restoredata.cpp``). The entry count,
+    then each key (a QString: its UTF-16BE byte length, the bytes) and value (a QVariant: the
+    QMetaType id, a null flag, the value; ``bool`` is Bool (1, one byte), ``int`` UInt (3, four
+    bytes)), all big-endian."""
+    import struct
+    out = [struct.pack(">I", len(values))]
+    for key, value in values.items():
+        name = key.encode("utf-16-be")
+        out.append(struct.pack(">I", len(name)) + name)
+        if isinstance(value, bool):
+            out.append(struct.pack(">IbB", 1, 0, int(value)))
+        else:
+            out.append(struct.pack(">IbI", 3, 0, value))
+    return b"".join(out)
 
 
 def _store_set(bus: Bus, table: str, entry: str, permissions: dict[str, list[str]],
