@@ -780,8 +780,9 @@ class KWinDesktop(Desktop):
                          # KWin's own Qt platform loads only in a program whose path ends in
                          # kwin_wayland, unless told so
                          "KWIN_FORCE_OWN_QPA": "1",
-                         # software compositing (no GPU here; sway uses pixman likewise)
-                         "KWIN_COMPOSE": "Q",
+                         # KWin 6.3 casts the screen only when it composites with OpenGL
+                         # ("OpenGL compositing is required for screencasting"); without a
+                         # GPU that is Mesa's llvmpipe, where KWin finds it
                          # KWin offers its screen-cast and fake-input protocols only to the
                          # programs whose installed .desktop file lists them, found through
                          # KDE's menu database, which a bare KWin without Plasma did not find
