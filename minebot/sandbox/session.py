@@ -653,8 +653,8 @@ class KWinDesktop(Desktop):
     machines): then no session asks, token or not. A desktop for testing the token itself is
     started without it.
 
-    Every program runs as the calling user, or as ``nobody`` when that is root (KWin 6 will
-    not run as root; the home and runtime folders are then ``nobody``'s, and root's clients
+    Every program runs as the calling user, or as ``nobody`` when that is root (upstream KWin
+    6 will not run as root; the home and runtime folders are then ``nobody``'s, and root's clients
     use its sockets all the same). Debian 12's kwin_wayland carries a file capability
     (``cap_sys_nice``/``cap_sys_resource``) that a process without it in its bounding set may
     not execute (EPERM, as in containers and CI roots): a copy without it runs instead (it only
@@ -705,8 +705,8 @@ class KWinDesktop(Desktop):
         return env
 
     def _as_user(self, argv: list[str]) -> list[str]:
-        """``argv`` run as the desktop's user: as root, ``nobody`` (KWin 6 refuses to run as
-        root, and every part of the desktop runs as KWin's user: KWin tells the portal's
+        """``argv`` run as the desktop's user: as root, ``nobody`` (upstream KWin 6 refuses to
+        run as root, though Debian 13's build ran as root here; and every part of the desktop runs as KWin's user: KWin tells the portal's
         backend by its executable, which it may not read from another user's process); all
         but xdg-desktop-portal, which runs as the caller for the same reason."""
         if os.geteuid() != 0:
