@@ -706,9 +706,10 @@ class KWinDesktop(Desktop):
 
     def _as_user(self, argv: list[str]) -> list[str]:
         """``argv`` run as the desktop's user: as root, ``nobody`` (upstream KWin 6 refuses to
-        run as root, though Debian 13's build ran as root here; and every part of the desktop runs as KWin's user: KWin tells the portal's
-        backend by its executable, which it may not read from another user's process); all
-        but xdg-desktop-portal, which runs as the caller for the same reason."""
+        run as root, though Debian 13's build ran as root here; and every part of the desktop
+        runs as KWin's user: KWin tells the portal's backend by its executable, which it may
+        not read from another user's process); all but xdg-desktop-portal, which runs as the
+        caller for the same reason."""
         if os.geteuid() != 0:
             return argv
         return [self._need("setpriv", "util-linux"), f"--reuid={SWAY_USER}",
