@@ -104,6 +104,12 @@ class UnsupportedDesktopError(MinebotError):
     exit_code = EXIT_UNSUPPORTED
 
 
+class DeclinedError(UnsupportedDesktopError):
+    """The user (or the desktop's policy) declined the desktop's permission dialog, e.g. the
+    xdg-desktop-portal's request to see the screen and move the pointer: nothing was seen or
+    clicked. Exit code as for a desktop that does not allow it."""
+
+
 class DesktopError(MinebotError):
     """The virtual display or the game could not be started or reached."""
 

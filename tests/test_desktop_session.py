@@ -29,7 +29,7 @@ def test_every_desktop_module_imports_with_no_display():
 
 def test_unknown_desktop_names_the_choices():
     with pytest.raises(DesktopError, match="openbox, metacity, weston"):
-        open_desktop("kwin")
+        open_desktop("enlightenment")
 
 
 def test_unknown_backend_lists_the_backends(monkeypatch):

@@ -85,7 +85,7 @@ def live_game(mines, **kw):
 def final_screen(game):
     """The board as a fresh capture and a fresh reader see it now (independent of the bot)."""
     game.close_dialogs()
-    if game.backend.name in ("mutter", "wlroots"):
+    if game.backend.name in ("mutter", "wlroots", "portal"):
         return _final_screen_wayland(game)
     return _read_again(game, _x11_grab(game))
 
@@ -132,12 +132,14 @@ def _read_again(game, grab, timeout: float = 3.0):
 
 
 def _final_screen_wayland(game):
-    """Native Wayland: a screen cast (mutter) or screen copy (wlroots) of its own connection,
-    not the bot's."""
+    """Native Wayland: a screen cast (mutter, or a portal session with the bot's approval)
+    or screen copy (wlroots) of its own connection, not the bot's."""
     from minebot.backends.mutter.backend import MutterBackend
+    from minebot.backends.portal.backend import PortalBackend
     from minebot.backends.wlroots.backend import WlrootsBackend
     own = (WlrootsBackend(game.backend.env) if game.backend.name == "wlroots"
-           else MutterBackend(game.backend.bus))
+           else PortalBackend(game.backend.bus, game.backend.session.tokens)
+           if game.backend.name == "portal" else MutterBackend(game.backend.bus))
 
     def grab():
         return own.screen().grab(game.region)

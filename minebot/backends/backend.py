@@ -24,6 +24,9 @@ from .capture import Capture, ScreenCapture
 from .listed import WindowList
 from .mutter.backend import MutterBackend
 from .mutter.dbus import Bus, has_mutter
+from .portal.backend import PortalBackend
+from .portal.session import offers_remote_desktop
+from .portal.tokens import TokenStore
 from .wlroots.backend import WlrootsBackend, offers_wlroots
 from .x11.backend import X11Backend
 from .x11.window import X11, Rect, WindowInfo
@@ -35,6 +38,9 @@ BACKENDS = {
               "ScreenCast (PipeWire), input through its RemoteDesktop API",
     "wlroots": "sway and other wlroots compositors, the game a native Wayland client: frames "
                "by wlr-screencopy, input by a virtual pointer and keyboard",
+    "portal": "KDE Plasma and other Wayland desktops with an xdg-desktop-portal, the game a "
+              "native Wayland client: frames from the portal's ScreenCast (PipeWire), input "
+              "through its RemoteDesktop (approved once, then a saved restore token)",
 }
 """Every backend, with what it covers (``MINEBOT_BACKEND=list`` prints them)."""
 
@@ -104,8 +110,9 @@ def open_backend(display: str | None = None, force: str | None = None,
     ``display``, an X display named by the caller, overrides its $DISPLAY and means X11).
     ``force`` or ``$MINEBOT_BACKEND`` picks one of ``BACKENDS`` by name; else it is detected:
     mutter on Wayland (its ScreenCast API on the session bus), else wlroots on a Wayland
-    compositor that offers wlr-screencopy and a virtual pointer, each unless a GNOME Mines X11
-    window is there (then XWayland), else X11/XWayland.
+    compositor that offers wlr-screencopy and a virtual pointer, else the desktop portal on
+    any other Wayland desktop whose xdg-desktop-portal has RemoteDesktop (KDE Plasma), each
+    unless a GNOME Mines X11 window is there (then XWayland), else X11/XWayland.
     """
     env = dict(os.environ if env is None else env)
     force = force or os.environ.get("MINEBOT_BACKEND") or None
@@ -122,13 +129,21 @@ def open_backend(display: str | None = None, force: str | None = None,
         return MutterBackend(bus)
     if force == "wlroots" or (force is None and not explicit and native_wlroots(display, env)):
         return WlrootsBackend(env)
+    if force == "portal" or (force is None and not explicit and native_portal(display, env)):
+        bus = Bus.from_env(env)
+        if bus is None:
+            raise NoGameError("backend portal: no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS "
+                              "unset): run minebot from inside the desktop session")
+        return PortalBackend(bus, TokenStore.for_env(env),
+                             desktop=env.get("XDG_CURRENT_DESKTOP") or None)
     if display is None:
         if env.get("WAYLAND_DISPLAY"):
             raise NoGameError("a Wayland session without XWayland, without mutter's ScreenCast "
-                              "API and without the wlroots protocols (screencopy, virtual "
-                              "pointer): minebot plays GNOME (mutter), sway and other wlroots "
-                              "compositors, and X11 windows (start GNOME Mines with "
-                              "GDK_BACKEND=x11)")
+                              "API, without the wlroots protocols (screencopy, virtual "
+                              "pointer) and without a desktop portal's RemoteDesktop: minebot "
+                              "plays GNOME (mutter), sway and other wlroots compositors, KDE "
+                              "Plasma (xdg-desktop-portal-kde), and X11 windows (start GNOME "
+                              "Mines with GDK_BACKEND=x11)")
     return X11Backend(display, force)
 
 
@@ -153,6 +168,19 @@ def native_wlroots(display: str | None = None, env: Mapping[str, str] | None = N
     if not env.get("WAYLAND_DISPLAY") or "GNOME" in env.get("XDG_CURRENT_DESKTOP", "").upper():
         return False
     return offers_wlroots(env) and (display is None or not _x11_game_on(display))
+
+
+def native_portal(display: str | None = None, env: Mapping[str, str] | None = None) -> bool:
+    """Whether this is a Wayland session (neither GNOME's nor a wlroots compositor's: those
+    are asked first) whose xdg-desktop-portal offers RemoteDesktop with a pointer, and no
+    GNOME Mines X11 window is on its XWayland. Asks the session bus (which may start the
+    portal)."""
+    env = os.environ if env is None else env
+    display = display or env.get("DISPLAY") or None
+    if not env.get("WAYLAND_DISPLAY") or "GNOME" in env.get("XDG_CURRENT_DESKTOP", "").upper():
+        return False
+    return offers_remote_desktop(Bus.from_env(env)) and (display is None
+                                                         or not _x11_game_on(display))
 
 
 def _x11_game_on(display: str) -> bool:

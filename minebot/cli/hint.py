@@ -6,11 +6,13 @@ import argparse
 import os
 from contextlib import contextmanager
 
-from ..backends.backend import native_wayland, native_wlroots
+from ..backends.backend import native_portal, native_wayland, native_wlroots
 from ..backends.capture import Capture
 from ..backends.frames import FrameSource
 from ..backends.mutter.backend import MutterBackend
 from ..backends.mutter.dbus import Bus
+from ..backends.portal.backend import PortalBackend
+from ..backends.portal.tokens import TokenStore
 from ..backends.readings import read_once
 from ..backends.wlroots.backend import WlrootsBackend
 from ..backends.x11.capture import CompositeCapture, Screen
@@ -97,7 +99,10 @@ def run(args: argparse.Namespace) -> int:
         if wayland is not None:
             why = ("GNOME on Wayland does not let a program draw over another application's "
                    "window, so there is no overlay here" if wayland == "mutter" else
-                   "minebot has no overlay on sway and other wlroots compositors yet")
+                   "minebot has no overlay on sway and other wlroots compositors yet"
+                   if wayland == "wlroots" else
+                   "minebot has no overlay on KDE Plasma and other desktop-portal desktops yet "
+                   "(the portal gives a program no way to draw over other windows)")
             raise UnsupportedDesktopError(
                 f"{why}. What works: `minebot hint --once --png "
                 "hint.png` (the marks and the caption drawn on a frame of the screen), `minebot "
@@ -165,7 +170,8 @@ def _game_frames(display):
     wayland = _wayland(display)
     if wayland is not None:
         with (MutterBackend(Bus.from_env()) if wayland == "mutter"
-              else WlrootsBackend(os.environ)) as backend, \
+              else WlrootsBackend(os.environ) if wayland == "wlroots"
+              else _portal_backend()) as backend, \
                 FrameSource(backend.screen(), backend.screen_rect) as frames:
             yield frames
         return
@@ -188,14 +194,25 @@ def _game_frames(display):
         yield frames
 
 
+def _portal_backend() -> PortalBackend:
+    """The portal backend of this session (its bus; the restore token in the state folder)."""
+    bus = Bus.from_env()
+    if bus is None:
+        raise NoGameError("backend portal: no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS unset)")
+    return PortalBackend(bus, TokenStore.for_env())
+
+
 def _wayland(display) -> str | None:
-    """The backend of a native Wayland game ("mutter": GNOME; "wlroots": sway and the like),
-    or None (an X display named with --display means X11)."""
+    """The backend of a native Wayland game ("mutter": GNOME; "wlroots": sway and the like;
+    "portal": KDE Plasma and other desktops with a portal's RemoteDesktop), or None (an X
+    display named with --display means X11)."""
     if display is not None:
         return None
     if native_wayland():
         return "mutter"
-    return "wlroots" if native_wlroots() else None
+    if native_wlroots():
+        return "wlroots"
+    return "portal" if native_portal() else None
 
 
 def _save_png(path: str, image) -> None:

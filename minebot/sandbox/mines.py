@@ -25,6 +25,7 @@ from .. import games
 from ..backends.backend import open_backend
 from ..backends.frames import FrameSource, same_area
 from ..backends.mutter.backend import MutterBackend
+from ..backends.portal.backend import PortalBackend
 from ..backends.readings import readings
 from ..backends.wlroots.backend import WlrootsBackend
 from ..backends.x11.capture import WindowCapture
@@ -269,9 +270,10 @@ class GnomeMines(PrivateGame):
                 time.sleep(0.02)
 
 
-def await_native(game: PrivateGame, chooser: bool = False) -> MutterBackend | WlrootsBackend:
-    """Native Wayland: the desktop's own backend (mutter's screen cast, or wlroots' screen
-    copies), once ``game``'s board (or, with ``chooser``, its level chooser) is on the screen
+def await_native(game: PrivateGame, chooser: bool = False
+                  ) -> MutterBackend | WlrootsBackend | PortalBackend:
+    """Native Wayland: the desktop's own backend (mutter's screen cast, wlroots' screen
+    copies, or a desktop portal's screen cast), once ``game``'s board (or, with ``chooser``, its level chooser) is on the screen
     and has stopped changing. Keys to the game go through it afterwards.
 
     The looks go through the one frame source and read loop (``backends.readings``). On the
@@ -281,7 +283,7 @@ def await_native(game: PrivateGame, chooser: bool = False) -> MutterBackend | Wl
     """
     from ..vision import Reader
     remote = open_backend(env=game.xvfb.env())
-    if not isinstance(remote, MutterBackend | WlrootsBackend):
+    if not isinstance(remote, MutterBackend | WlrootsBackend | PortalBackend):
         remote.close()
         raise DesktopError(f"{game.xvfb} is no native Wayland desktop minebot plays")
     desktop = game.xvfb if isinstance(game.xvfb, Desktop) else None
@@ -309,7 +311,7 @@ def await_native(game: PrivateGame, chooser: bool = False) -> MutterBackend | Wl
         raise
     # Keys go on through this session; its screen cast would only cost mutter a repaint
     # of the whole monitor for every frame while the bot plays.
-    if isinstance(remote, MutterBackend):
+    if isinstance(remote, MutterBackend | PortalBackend):
         remote.session.stop_frames()
     return remote
 

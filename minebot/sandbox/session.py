@@ -15,7 +15,9 @@ XWayland, whose root window reads black, so only window grabs work there), ``mut
 ``gnome-wayland`` (the same mutter without XWayland: the game is a native Wayland client, seen
 and played only through mutter's ScreenCast and RemoteDesktop D-Bus APIs), and
 ``gnome-shell-wayland`` (real GNOME Shell in place of bare mutter, played the same way), and
-``sway`` (headless sway, the game a native Wayland client played through the wlroots protocols).
+``sway`` (headless sway, the game a native Wayland client played through the wlroots protocols),
+and ``kwin`` (headless KWin with xdg-desktop-portal-kde, the game a native Wayland client played
+through the desktop portal).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from pathlib import Path
 
 from ..backends.mutter.dbus import Bus, has_mutter, leave_overview
 from ..backends.mutter.session import MutterSession
+from ..backends.portal.tokens import TokenStore
 from ..backends.wlroots.backend import offers_wlroots
 from ..backends.wlroots.client import Connection
 from ..backends.wlroots.devices import VirtualKeyboard
@@ -40,7 +43,7 @@ from .cursor import write_blank_theme
 from .xvfb import Xvfb, die_with_parent, stop_process_group
 
 DESKTOPS = ("xvfb", "openbox", "metacity", "weston", "mutter", "gnome-wayland",
-            "gnome-shell-wayland", "sway")
+            "gnome-shell-wayland", "sway", "kwin")
 NO_SERVICES_BUS = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
 <busconfig>
@@ -139,7 +142,8 @@ class Desktop:
             if value:
                 return value
             if self._procs[-1].poll() is not None:
-                raise DesktopError(f"{self.kind} exited at start: {_tail(log)}")
+                raise DesktopError(f"{self.kind} exited at start (code "
+                                   f"{self._procs[-1].returncode}): {_tail(log)}")
             if time.monotonic() > deadline:
                 raise DesktopError(f"{self.kind} {what} within {self.timeout:.0f} s: {_tail(log)}")
             time.sleep(0.05)
@@ -642,6 +646,321 @@ class SwayDesktop(Desktop):
         self.socket = self.cursor_theme = None
 
 
+PORTAL_EXES = {"xdg-desktop-portal": "xdg-desktop-portal",
+               "xdg-desktop-portal-kde": "xdg-desktop-portal-kde",
+               "xdg-permission-store": "xdg-desktop-portal"}
+"""The portal's programs (not on PATH: in a libexec folder) and their Debian packages."""
+
+
+def libexec(name: str) -> str | None:
+    """Where Debian puts ``name`` among its helper programs (``/usr/libexec`` or the
+    architecture's ``lib/*/libexec``), or None."""
+    import glob
+    for pattern in (f"/usr/libexec/{name}", f"/usr/lib/*/libexec/{name}", f"/usr/lib/{name}"):
+        for path in sorted(glob.glob(pattern)):
+            if os.access(path, os.X_OK) and os.path.isfile(path):
+                return path
+    return None
+
+
+class KWinDesktop(Desktop):
+    """Headless KWin (``kwin_wayland --virtual``, no XWayland) with PipeWire, WirePlumber, the
+    permission store, xdg-desktop-portal and xdg-desktop-portal-kde, all on a private D-Bus
+    session bus and runtime folder: KDE Plasma on Wayland as the portal backend sees it. The
+    game is a native Wayland client; there is no X display.
+
+    ``grant`` (the default) writes the user's approval into the permission store before the
+    portal starts, as a restore token the desktop knows (``token``, also saved in the
+    desktop's own state folder, where minebot run with ``env()`` finds it): the portal's dialog
+    needs a person, and a test has none. The token is what a real approval hands out
+    (``portal.session``); a run that passes it asks nothing. Without ``grant`` the dialog comes
+    (and, with no one to answer it, waits). Runs that share one state folder must not overlap:
+    the portal withdraws a token while a session that used it starts.
+
+    ``authorize`` (the default) also writes xdg-desktop-portal-kde's own standing permission
+    (table ``kde-authorized``, entry ``remote-desktop``, ``yes`` for the empty app id of an
+    unsandboxed program: "authorized without any further user interaction", meant for headless
+    machines): then no session asks, token or not. A desktop for testing the token itself is
+    started without it.
+
+    Every program runs as the calling user, or as ``nobody`` when that is root (upstream KWin
+    6 will not run as root; the home and runtime folders are then ``nobody``'s, and root's clients
+    use its sockets all the same). Debian 12's kwin_wayland carries a file capability
+    (``cap_sys_nice``/``cap_sys_resource``) that a process without it in its bounding set may
+    not execute (EPERM, as in containers and CI roots): a copy without it runs instead (it only
+    lets KWin raise its own priority).
+    """
+
+    kind = "kwin"
+
+    def __init__(self, width: int = 1600, height: int = 1024, timeout: float = 30.0,
+                 grant: bool = True, authorize: bool = True) -> None:
+        super().__init__(width, height, timeout)
+        self.grant, self.authorize = grant, authorize
+        self.token: str | None = None
+        self.bus_address: str | None = None
+        self.socket = f"minebot-kwin-{os.getpid()}-{id(self) & 0xffff:x}"
+
+    @property
+    def runtime(self) -> Path:
+        assert self.home is not None
+        return self.home / "runtime"
+
+    @property
+    def bus(self) -> Bus:
+        assert self.bus_address is not None
+        return Bus(self.bus_address, str(self.runtime))
+
+    def _base_env(self) -> dict:
+        assert self.home is not None
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("DISPLAY", "XAUTHORITY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET",
+                            "SWAYSOCK", "DBUS_SESSION_BUS_ADDRESS", "PIPEWIRE_REMOTE")}
+        env.update({"HOME": str(self.home), "XDG_RUNTIME_DIR": str(self.runtime),
+                    "XDG_CONFIG_HOME": str(self.home / "config"),
+                    "XDG_DATA_HOME": str(self.home / "data"),
+                    "XDG_STATE_HOME": str(self.home / "state"),
+                    "XDG_CACHE_HOME": str(self.home / "cache"),
+                    "XDG_CURRENT_DESKTOP": "KDE", "XDG_SESSION_TYPE": "wayland",
+                    "KDE_FULL_SESSION": "true", "KDE_SESSION_VERSION": "6",
+                    "NO_AT_BRIDGE": "1", "GTK_USE_PORTAL": "0"})
+        if self.bus_address:
+            env["DBUS_SESSION_BUS_ADDRESS"] = self.bus_address
+        return env
+
+    def env(self, base: dict | None = None) -> dict:
+        env = self._base_env() if base is None else dict(base)
+        env.update({"WAYLAND_DISPLAY": self.socket, "QT_QPA_PLATFORM": "wayland",
+                    "GDK_BACKEND": "wayland"})
+        return env
+
+    def _as_user(self, argv: list[str]) -> list[str]:
+        """``argv`` run as the desktop's user: as root, ``nobody`` (upstream KWin 6 refuses to
+        run as root, though Debian 13's build ran as root here; and every part of the desktop
+        runs as KWin's user: KWin tells the portal's backend by its executable, which it may
+        not read from another user's process); all but xdg-desktop-portal, which runs as the
+        caller for the same reason."""
+        if os.geteuid() != 0:
+            return argv
+        return [self._need("setpriv", "util-linux"), f"--reuid={SWAY_USER}",
+                f"--regid={SWAY_USER}", "--clear-groups", "--pdeathsig=TERM", "--", *argv]
+
+    def _start_bus(self) -> str:
+        """A private session bus that starts no services and lets every user in (the
+        desktop's user and the calling root), its address."""
+        assert self.home is not None
+        (self.home / "dbus.conf").write_text(OPEN_BUS.format(folder=self.runtime))
+        read_fd, write_fd = os.pipe()
+        try:
+            with open(self.home / "dbus.log", "wb") as out:
+                self._procs.append(subprocess.Popen(
+                    self._as_user(["dbus-daemon", "--nofork",
+                                   f"--config-file={self.home / 'dbus.conf'}",
+                                   f"--print-address={write_fd}"]),
+                    pass_fds=(write_fd,), env=self._base_env(), stdin=subprocess.DEVNULL,
+                    stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                    cwd=self.home, preexec_fn=die_with_parent))
+        finally:
+            os.close(write_fd)
+        with os.fdopen(read_fd, "rb") as pipe:
+            address = pipe.readline().decode().strip()
+        if not address:
+            raise DesktopError(f"dbus-daemon gave no address: {_tail(self.home / 'dbus.log')}")
+        return address
+
+    def start(self) -> "KWinDesktop":
+        kwin = self._need("kwin_wayland", "kwin-wayland")
+        self._need("pipewire", "pipewire")
+        self._need("wireplumber", "wireplumber")
+        self._need("dbus-daemon", "dbus")
+        exes = {}
+        for name, pkg in PORTAL_EXES.items():
+            path = libexec(name)
+            if path is None:
+                raise DesktopError(f"{name} is not installed (apt install {pkg})")
+            exes[name] = path
+        home = self._home()
+        for sub in ("config", "data", "state", "cache"):
+            (home / sub).mkdir()
+        self.runtime.mkdir(mode=0o700)
+        own = Path(kwin)
+        if not exec_allowed(own):   # a copy without the file capability (class docstring)
+            own = home / "kwin_wayland"
+            shutil.copyfile(kwin, own)
+            own.chmod(0o755)
+        if os.geteuid() == 0:
+            home.chmod(0o755)
+            for item in (home, *home.iterdir()):
+                os.chown(item, SWAY_USER, SWAY_USER)
+        self.bus_address = self._start_bus()
+        env = self._base_env()
+
+        def spawn(argv: list[str], name: str, run_env: dict) -> Path:
+            log = home / f"{name}.log"
+            self._procs.append(_spawn(self._as_user(argv), run_env, log, home))
+            return log
+        spawn(["pipewire"], "pipewire", env)
+        spawn(["wireplumber"], "wireplumber", env)
+        # KWin gets a plain environment, not the session's: with the KDE session's variables
+        # (KDE_FULL_SESSION and the like) KWin 6.3 crashed at start with no word (SIGSEGV).
+        kwin_env = {name: env[name] for name in ("PATH", "HOME", "LANG", "XDG_RUNTIME_DIR",
+                                                 "XDG_CONFIG_HOME", "XDG_DATA_HOME",
+                                                 "XDG_CACHE_HOME", "DBUS_SESSION_BUS_ADDRESS")
+                    if name in env}
+        kwin_env.update({"QT_QPA_PLATFORM": "wayland-org.kde.kwin.qpa",
+                         # KWin's own Qt platform loads only in a program whose path ends in
+                         # kwin_wayland, unless told so
+                         "KWIN_FORCE_OWN_QPA": "1",
+                         # KWin 6.3 casts the screen only when it composites with OpenGL
+                         # ("OpenGL compositing is required for screencasting"); without a
+                         # GPU that is Mesa's llvmpipe, where KWin finds it
+                         # KWin offers its screen-cast and fake-input protocols only to the
+                         # programs whose installed .desktop file lists them, found through
+                         # KDE's menu database, which a bare KWin without Plasma did not find
+                         # ("zkde_screencast_unstable_v1 does not seem to be available" said
+                         # xdg-desktop-portal-kde): this private KWin lets its clients have
+                         # them (its only clients are the portal and the game)
+                         "KWIN_WAYLAND_NO_PERMISSION_CHECKS": "1"})
+        log = spawn([str(own), "--virtual", f"--width={self.width}", f"--height={self.height}",
+                     f"--socket={self.socket}", "--no-lockscreen"], "kwin", kwin_env)
+        self._await(log, lambda: (self.runtime / self.socket).exists()
+                    and _has_name(self.bus, "org.kde.KWin"), "offered no Wayland socket")
+        log = spawn([exes["xdg-permission-store"], "--replace"], "permission-store", env)
+        self._await(log, lambda: _has_name(self.bus, "org.freedesktop.impl.portal.PermissionStore"),
+                    "started no permission store")
+        if self.grant:
+            # Kept where minebot looks for it in this desktop's environment (XDG_STATE_HOME):
+            # a minebot run there asks nothing, as after a user approved once.
+            self.token = grant_remote_desktop(self.bus)
+            TokenStore.for_env(env).save(self.token)
+        if self.authorize:
+            _store_set(self.bus, "kde-authorized", "remote-desktop", {"": ["yes"]},
+                       ("b", True))
+        log = spawn([exes["xdg-desktop-portal-kde"]], "portal-kde",
+                    {**self.env(), "QT_LOGGING_RULES": "xdp-kde-remotedesktop.debug=true"})
+        self._await(log, lambda: _has_name(self.bus, "org.freedesktop.impl.portal.desktop.kde"),
+                    "started no xdg-desktop-portal-kde")
+        # The portal itself runs as the calling user: it reads its callers' /proc entries
+        # (their root folder, to tell a sandboxed app), which another user may not.
+        log = home / "portal.log"
+        self._procs.append(_spawn([exes["xdg-desktop-portal"], "--replace", "--verbose"],
+                                  self.env(), log, home))
+        self._await(log, lambda: _has_name(self.bus, "org.freedesktop.portal.Desktop"),
+                    "started no xdg-desktop-portal")
+        return self
+
+
+OPEN_BUS = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <!-- A session bus that starts no services and lets every local user in. -->
+  <type>session</type>
+  <listen>unix:dir={folder}</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow user="*"/>
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+"""
+"""The ``kwin`` desktop's bus (its folder filled in): the desktop runs as ``nobody`` when we are
+root, and root's programs (the game, minebot) use the same bus."""
+
+
+def exec_allowed(path: Path) -> bool:
+    """Whether this process may execute ``path``: a file capability outside the process's
+    bounding set makes ``execve`` fail with EPERM (kwin_wayland's ``cap_sys_resource`` on
+    Debian 12 in a root without it). The capability is read from the ``security.capability``
+    attribute (``struct vfs_cap_data``: magic, then the permitted and inheritable words, low
+    32 bits first)."""
+    import struct
+    try:
+        raw = os.getxattr(path, "security.capability")
+    except OSError:
+        return True   # no file capability (or none readable): nothing to refuse
+    if len(raw) < 20:
+        return True
+    _, perm_lo, inh_lo, perm_hi, inh_hi = struct.unpack_from("<5I", raw)
+    wanted = (perm_lo | inh_lo) | (perm_hi | inh_hi) << 32
+    status = Path("/proc/self/status").read_text()
+    match = re.search(r"^CapBnd:\s*([0-9a-f]+)", status, re.MULTILINE)
+    bounding = int(match.group(1), 16) if match else 0
+    return wanted & ~bounding == 0
+
+
+def _has_name(bus: Bus, name: str) -> bool:
+    """Whether ``name`` has an owner on ``bus`` (a program started there is ready)."""
+    from jeepney import DBus
+
+    from ..backends.mutter.dbus import connect
+    try:
+        conn = connect(bus.address)
+    except DesktopError:
+        return False
+    try:
+        return bool(conn.send_and_get_reply(DBus().NameHasOwner(name), timeout=2).body[0])
+    finally:
+        conn.close()
+
+
+def grant_remote_desktop(bus: Bus, app_id: str = "") -> str:
+    """Write into the permission store on ``bus`` what xdg-desktop-portal writes when a user
+    approves a RemoteDesktop session with screen sharing, keyboard and pointer, "allow
+    restoring" ticked, for ``app_id`` (an unsandboxed program has the empty one), and return
+    its restore token. The layout is the portal's (table ``remote-desktop``, the token as the
+    entry's id, the app's permission ``yes``, the data ``(suv)``) and the data is
+    xdg-desktop-portal-kde's (session "KDE", version 1, the devices and screen sharing asked
+    for, as a Qt-serialised map): with that token ``Start`` shows no dialog."""
+    import uuid
+
+    from ..backends.portal.session import DeviceType
+    token = str(uuid.uuid4())
+    payload = qt_variant_map({"devices": int(DeviceType.KEYBOARD | DeviceType.POINTER),
+                              "screenShareEnabled": True})
+    _store_set(bus, "remote-desktop", token, {app_id: ["yes"]},
+               ("(suv)", ("KDE", 1, ("ay", payload))))
+    return token
+
+
+def qt_variant_map(values: dict[str, bool | int]) -> bytes:
+    """``values`` as Qt 6's QDataStream writes a QVariantMap: xdg-desktop-portal-kde keeps its
+    restore payload so, as bytes inside the restore data (``restoredata.cpp``). The entry count,
+    then each key (a QString: its UTF-16BE byte length, the bytes) and value (a QVariant: the
+    QMetaType id, a null flag, the value; ``bool`` is Bool (1, one byte), ``int`` UInt (3, four
+    bytes)), all big-endian."""
+    import struct
+    out = [struct.pack(">I", len(values))]
+    for key, value in values.items():
+        name = key.encode("utf-16-be")
+        out.append(struct.pack(">I", len(name)) + name)
+        if isinstance(value, bool):
+            out.append(struct.pack(">IbB", 1, 0, int(value)))
+        else:
+            out.append(struct.pack(">IbI", 3, 0, value))
+    return b"".join(out)
+
+
+def _store_set(bus: Bus, table: str, entry: str, permissions: dict[str, list[str]],
+               data: tuple[str, object]) -> None:
+    """One entry of the permission store on ``bus`` (its ``Set``, the table made if new)."""
+    from jeepney import DBusAddress, MessageType, new_method_call
+
+    from ..backends.mutter.dbus import connect
+    store = DBusAddress("/org/freedesktop/impl/portal/PermissionStore",
+                        "org.freedesktop.impl.portal.PermissionStore",
+                        "org.freedesktop.impl.portal.PermissionStore")
+    conn = connect(bus.address)
+    try:
+        reply = conn.send_and_get_reply(new_method_call(
+            store, "Set", "sbsa{sas}v", (table, True, entry, permissions, data)), timeout=5)
+    finally:
+        conn.close()
+    if reply.header.message_type is MessageType.error:
+        raise DesktopError(f"the permission store refused the grant: {reply.body}")
+
+
 def open_desktop(kind: str, width: int = 1600, height: int = 1024) -> Desktop:
     """A not yet started desktop of ``kind`` (one of ``DESKTOPS``); use it as a context manager."""
     if kind in ("xvfb", "openbox", "metacity"):
@@ -656,6 +975,8 @@ def open_desktop(kind: str, width: int = 1600, height: int = 1024) -> Desktop:
         return GnomeShellWaylandDesktop(width, height)
     if kind == "sway":
         return SwayDesktop(width, height)
+    if kind == "kwin":
+        return KWinDesktop(width, height)
     raise DesktopError(f"unknown desktop {kind!r}: expected one of {', '.join(DESKTOPS)}")
 
 
@@ -666,8 +987,12 @@ def available(kind: str) -> bool:
             "mutter": ["mutter", "Xwayland", "pipewire", "wireplumber", "dbus-daemon"],
             "gnome-wayland": ["mutter", "pipewire", "wireplumber", "dbus-daemon"],
             "gnome-shell-wayland": ["gnome-shell", "pipewire", "wireplumber", "dbus-daemon"],
-            "sway": ["sway"] + (["setpriv"] if os.geteuid() == 0 else [])}
-    if kind in ("gnome-wayland", "gnome-shell-wayland") and not _gst_pipewire():
+            "sway": ["sway"] + (["setpriv"] if os.geteuid() == 0 else []),
+            "kwin": ["kwin_wayland", "pipewire", "wireplumber", "dbus-daemon"]
+            + (["setpriv"] if os.geteuid() == 0 else [])}
+    if kind in ("gnome-wayland", "gnome-shell-wayland", "kwin") and not _gst_pipewire():
+        return False
+    if kind == "kwin" and not all(libexec(name) for name in PORTAL_EXES):
         return False
     return all(shutil.which(e) for e in exes[kind])
 

@@ -40,10 +40,12 @@ class Bus:
         return cls(address, pw_dir)
 
 
-def connect(address: str):
+def connect(address: str, enable_fds: bool = False):
+    """A blocking jeepney connection to ``address`` (``enable_fds``: file descriptors may pass,
+    as the desktop portal's OpenPipeWireRemote answers with one)."""
     from jeepney.io.blocking import open_dbus_connection
     try:
-        return open_dbus_connection(bus=address)
+        return open_dbus_connection(bus=address, enable_fds=enable_fds)
     except Exception as exc:  # noqa: BLE001 - jeepney fails with OS and protocol errors alike: no bus either way
         raise DesktopError(f"cannot connect to the D-Bus session bus {address}: {exc}") from None
 

@@ -28,6 +28,7 @@ import os
 import socket
 import threading
 import time
+from collections.abc import Callable
 from contextlib import contextmanager
 
 import numpy as np
@@ -61,7 +62,8 @@ class PipeWireFrames:
     """
 
     def __init__(self, node: int, pipewire_dir: str, timeout: float = FRAME_TIMEOUT,
-                 max_fps: int | None = None) -> None:
+                 max_fps: int | None = None, remote: socket.socket | None = None,
+                 prod: Callable[[], None] | None = None) -> None:
         import gi
         gi.require_version("Gst", "1.0")
         from gi.repository import Gst
@@ -73,14 +75,19 @@ class PipeWireFrames:
         self._count = 0
         self._arrived = threading.Condition(self._lock)
         # Connect to the compositor's PipeWire ourselves (its socket may not be this process's
-        # default: a private desktop has its own runtime folder) and hand the fd over.
-        self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        path = os.path.join(pipewire_dir, os.environ.get("PIPEWIRE_REMOTE", "pipewire-0"))
-        try:
-            self._sock.connect(path)
-        except OSError as exc:
-            self._sock.close()
-            raise DesktopError(f"cannot reach PipeWire at {path}: {exc.strerror}") from None
+        # default: a private desktop has its own runtime folder) and hand the fd over. A
+        # ``remote`` already connected (the desktop portal's OpenPipeWireRemote, which only
+        # shows the session's own nodes) is used as it is, and closed with the frames.
+        if remote is not None:
+            self._sock = remote
+        else:
+            self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            path = os.path.join(pipewire_dir, os.environ.get("PIPEWIRE_REMOTE", "pipewire-0"))
+            try:
+                self._sock.connect(path)
+            except OSError as exc:
+                self._sock.close()
+                raise DesktopError(f"cannot reach PipeWire at {path}: {exc.strerror}") from None
         # BGRx is the only raw format mutter offers (``meta-screen-cast-stream-src.c``): asked
         # for as it comes, no conversion runs.
         rate = f",max-framerate={max_fps}/1" if max_fps else ""
@@ -91,7 +98,12 @@ class PipeWireFrames:
         sink = self._pipeline.get_by_name("sink")
         sink.connect("new-sample", self._on_sample)
         self._pipeline.set_state(Gst.State.PLAYING)
-        if self.wait_new(0, timeout) == 0:
+        # A compositor that casts only what it repaints (KWin) sends nothing until something
+        # changes: ``prod`` makes a change (twice a second) until the first frame comes.
+        deadline = time.monotonic() + timeout
+        while prod is not None and self.wait_new(0, 0.5) == 0 and time.monotonic() < deadline:
+            prod()
+        if self.wait_new(0, max(0.0, deadline - time.monotonic())) == 0:
             err = self._bus_error()
             self.close()
             raise DesktopError(f"no frame from PipeWire node {node} within {timeout:g} s"
@@ -113,6 +125,10 @@ class PipeWireFrames:
                 data = info.data
             finally:
                 buf.unmap(info)
+            if not data:
+                # A buffer with no picture: KWin sends one when only the pointer moved (its
+                # position goes as metadata). The screen has not changed.
+                return int(self._gst.FlowReturn.OK)
             stride = len(data) // height
             frame = np.frombuffer(data, np.uint8).reshape(height, stride)[:, :width * 4] \
                 .reshape(height, width, 4)
