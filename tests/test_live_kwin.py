@@ -76,7 +76,7 @@ def live_kmines(desktop, env: dict, level: str):
     from minebot.backends.backend import open_backend
     from minebot.game.live import LiveGame
     from minebot.games.interfaces import ui_for
-    from minebot.sandbox.clones import KMINES_LEVELS, KMines
+    from minebot.games.kmines.launcher import KMINES_LEVELS, KMines
     mines = KMines(desktop, level=level, theme="classic", window=KMINES_WINDOW[level])
     mines.start()
     try:

@@ -24,7 +24,8 @@ import numpy as np
 import pytest
 
 from minebot.board import Cell, GameState
-from minebot.sandbox.clones import KMINES, XDEMINEUR
+from minebot.games.kmines.launcher import KMINES
+from minebot.games.xdemineur.launcher import XDEMINEUR
 from minebot.sandbox.mines import GNOME_MINES
 
 pytestmark = [pytest.mark.live,
@@ -66,7 +67,7 @@ def play_with_question_marks(proc, rules_first) -> None:
     from minebot.truth import misreads
     profile = proc.profile if isinstance(proc.profile, str) else proc.profile.name
     game = LiveGame(proc.display, window_id=proc.window.id, ui=ui_for(profile),
-                    mines=proc.board[2] if hasattr(proc, "board") else None,
+                    mines=proc.board[2] if proc.board is not None else None,
                     frames_dir=tempfile.mkdtemp(prefix="minebot-test-frames-"))
     try:
         fresh = game.start()
@@ -110,8 +111,8 @@ def screen():
 
 @pytest.mark.skipif(not os.access(XDEMINEUR, os.X_OK), reason="needs xdemineur")
 def test_xdemineur_plays_past_question_marks(screen):
+    from minebot.games.xdemineur.launcher import Xdemineur
     from minebot.rules import Rules
-    from minebot.sandbox.clones import Xdemineur
     with Xdemineur(screen, cols=16, rows=16, mines=40) as proc:
         play_with_question_marks(proc, Rules.PREOPENED)
 
@@ -119,8 +120,8 @@ def test_xdemineur_plays_past_question_marks(screen):
 @pytest.mark.skipif(not os.access(KMINES, os.X_OK), reason="needs kmines")
 @pytest.mark.parametrize("theme", ["classic", "default"])
 def test_kmines_plays_past_question_marks(screen, theme):
+    from minebot.games.kmines.launcher import KMines
     from minebot.rules import Rules
-    from minebot.sandbox.clones import KMines
     with KMines(screen, level="easy", theme=theme, window=(640, 480)) as proc:
         play_with_question_marks(proc, Rules.ZERO)
 

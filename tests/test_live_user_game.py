@@ -22,9 +22,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from test_calibrate_unknown_game import PROFILE as UNKNOWN_GAME_PROFILE
 
 from minebot.cli import main
-from minebot.sandbox.clones import XDEMINEUR
+from minebot.games.xdemineur.launcher import XDEMINEUR
 
 pytestmark = [pytest.mark.live,
               pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs xvfb"),
@@ -32,27 +33,14 @@ pytestmark = [pytest.mark.live,
 
 TEACH = Path(__file__).resolve().parents[1] / "fixtures" / "xdemineur" / "xdemineur-30x16-100-lost"
 
-PROFILE = """\
-title = "My Mines"
-rules = "preopened"
-counter = "seven-segment-left"
-
-[window]
-wm_class = "xdemineur"
-
-[grid]
-kind = "lines"
-pitch = 21
-line = 1
-min_cols = 12
-
+PROFILE = UNKNOWN_GAME_PROFILE + """
 [play]
 flags_to_win = true
 """
 
 
 def test_a_user_game_is_played_live(tmp_path, monkeypatch):
-    from minebot.sandbox.clones import Xdemineur
+    from minebot.games.xdemineur.launcher import Xdemineur
     from minebot.sandbox.xvfb import Xvfb
     config, sets = tmp_path / "config", tmp_path / "sets"
     (config / "minebot" / "games").mkdir(parents=True)

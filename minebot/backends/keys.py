@@ -7,6 +7,8 @@ into keysyms once, here, and each backend sends them its own way
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..errors import DesktopError
 
 KEY_ALIASES = {"ctrl": "Control_L", "alt": "Alt_L", "shift": "Shift_L", "esc": "Escape",
@@ -24,3 +26,13 @@ def keysyms(combo: str) -> list[int]:
             raise DesktopError(f"unknown key {name!r} in {combo!r}")
         syms.append(sym)
     return syms
+
+
+def press_combo(send: Callable[[int, bool], None], combo: str) -> None:
+    """Press the keys of ``combo`` in order and release them in reverse, through ``send(keysym,
+    pressed)``: a RemoteDesktop session's ``NotifyKeyboardKeysym`` (mutter, the desktop portal)."""
+    syms = keysyms(combo)
+    for sym in syms:
+        send(sym, True)
+    for sym in reversed(syms):
+        send(sym, False)

@@ -5,7 +5,7 @@ keys here); the session both share is ``session``."""
 from __future__ import annotations
 
 from ...errors import DesktopError, NoGameError
-from ..keys import keysyms
+from ..keys import press_combo
 from ..x11.window import X11, Rect
 from .capture import MonitorCapture
 from .dbus import Bus
@@ -62,11 +62,7 @@ class MutterBackend:
 
     def key(self, combo: str) -> None:
         """Press the keys of ``combo`` in order, release them in reverse (to the focused window)."""
-        syms = keysyms(combo)
-        for sym in syms:
-            self.session.keysym(sym, True)
-        for sym in reversed(syms):
-            self.session.keysym(sym, False)
+        press_combo(self.session.keysym, combo)
         self.session.flush()
 
     def close(self) -> None:

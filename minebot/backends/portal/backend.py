@@ -6,7 +6,7 @@ here), the user's approval kept as a restore token (``tokens``)."""
 from __future__ import annotations
 
 from ...errors import NoGameError
-from ..keys import keysyms
+from ..keys import press_combo
 from ..mutter.dbus import Bus
 from ..x11.window import X11, Rect
 from .capture import StreamCapture
@@ -63,11 +63,7 @@ class PortalBackend:
 
     def key(self, combo: str) -> None:
         """Press the keys of ``combo`` in order, release them in reverse (to the focused window)."""
-        syms = keysyms(combo)
-        for sym in syms:
-            self.session.keysym(sym, True)
-        for sym in reversed(syms):
-            self.session.keysym(sym, False)
+        press_combo(self.session.keysym, combo)
         self.session.flush()
 
     def close(self) -> None:
