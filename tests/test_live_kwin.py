@@ -28,27 +28,8 @@ from minebot.sandbox.session import available
 KMINES_WINDOW = {"easy": (640, 560), "hard": (1290, 760)}
 
 
-def kwin_6() -> bool:
-    """KWin 6 or later. KWin 5.27 (Debian 12) hands a portal client no picture here: its
-    casts of a still screen send buffers with the pointer's position only (tried on Debian
-    12; Plasma 5.27 also has no restore token for RemoteDesktop)."""
-    import re
-    import shutil
-    import subprocess
-    exe = shutil.which("kwin_wayland")
-    if exe is None:
-        return False
-    try:
-        out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=10)
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    match = re.search(r"(\d+)\.\d+", out.stdout + out.stderr)
-    return bool(match) and int(match.group(1)) >= 6
-
-
 pytestmark = [pytest.mark.live,
-              pytest.mark.skipif(not available("kwin") or not kmines_on_wayland()
-                                 or not kwin_6(),
+              pytest.mark.skipif(not available("kwin") or not kmines_on_wayland(),
                                  reason="needs kwin-wayland, xdg-desktop-portal-kde, PipeWire "
                                         "and KMines with its Qt's Wayland plugin (KWin 6: "
                                         "Debian 13 and later)")]

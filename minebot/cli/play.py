@@ -199,7 +199,7 @@ MAX_STOPS_IN_A_ROW = 3   # with keep_going: games in a row that could not be rea
 
 
 def play_session(game, solver, games: int, session: Session, level: str | None = None,
-                 custom=None, out=sys.stdout, keep_going: bool = False) -> Session:
+                 custom=None, out=None, keep_going: bool = False) -> Session:
     """Play ``games`` games on a ``LiveGame``; every finished game is logged at once.
 
     Games are numbered on from those already in ``session`` (one folder, one log). A board
@@ -210,6 +210,9 @@ def play_session(game, solver, games: int, session: Session, level: str | None =
     so the run gives up (``UnreadableGameError``) instead of starting new games for ever.
     Interruptions and failed writes always stop.
     """
+    # The stream is looked up now, not when this module was imported: a default bound then
+    # kept a stdout that a test harness had since replaced and closed.
+    out = sys.stdout if out is None else out
     finished = 0
     stops_in_a_row = 0
     first = True

@@ -994,7 +994,25 @@ def available(kind: str) -> bool:
         return False
     if kind == "kwin" and not all(libexec(name) for name in PORTAL_EXES):
         return False
-    return all(shutil.which(e) for e in exes[kind])
+    if not all(shutil.which(e) for e in exes[kind]):
+        return False
+    return kind != "kwin" or kwin_major() >= 6
+
+
+def kwin_major() -> int:
+    """The installed KWin's major version (0 when none answers). The ``kwin`` desktop needs 6 or
+    later: KWin 5.27 (Debian 12) hands a portal client no picture here (its casts of a still
+    screen send buffers with the pointer's position only) and has no restore token for
+    RemoteDesktop."""
+    exe = shutil.which("kwin_wayland")
+    if exe is None:
+        return 0
+    try:
+        out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return 0
+    match = re.search(r"(\d+)\.\d+", out.stdout + out.stderr)
+    return int(match.group(1)) if match else 0
 
 
 def _gst_pipewire() -> bool:
