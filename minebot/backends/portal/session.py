@@ -26,7 +26,7 @@ from typing import Any
 
 from ...errors import DeclinedError, DesktopError, UnsupportedDesktopError
 from ..mutter.dbus import Bus, connect
-from ..mutter.session import FRAME_TIMEOUT, PipeWireFrames
+from ..mutter.session import BUTTONS, FRAME_TIMEOUT, PipeWireFrames
 from ..pointer import Button
 from ..x11.window import Rect
 from .tokens import TokenStore
@@ -85,8 +85,6 @@ class Response(IntEnum):
     OTHER = 2       # the portal's backend failed or refused
 
 
-BUTTONS = {Button.LEFT: 0x110, Button.RIGHT: 0x111, Button.MIDDLE: 0x112}
-"""Linux evdev codes (BTN_LEFT, BTN_RIGHT, BTN_MIDDLE): what NotifyPointerButton takes."""
 
 _tokens = itertools.count(1)
 
