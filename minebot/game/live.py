@@ -264,9 +264,14 @@ class LiveGame(Game):
             return park_point(self.region, None)
         return self.on_screen().park_point()
 
-    def park(self, margin: bool = False) -> None:
-        """Pointer inside the window (or region) but off the board: no hovered cell."""
+    def park(self, margin: bool = False, shift: int = 0) -> None:
+        """Pointer inside the window (or region) but off the board: no hovered cell.
+
+        ``shift`` moves the point that many pixels down (up when that leaves the bounds), so
+        that parking again is a real motion the game hears."""
         x, y, limits = self.park_point(margin)
+        if shift:
+            y = y + shift if y + shift < limits[3] else y - shift
         self.pointer.move(x, y, limits)
 
     # -- observe -----------------------------------------------------------------------------
