@@ -8,9 +8,10 @@ imports with no D-Bus at all.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ...errors import DesktopError
 
@@ -50,21 +51,30 @@ def connect(address: str, enable_fds: bool = False):
         raise DesktopError(f"cannot connect to the D-Bus session bus {address}: {exc}") from None
 
 
-def has_mutter(bus: Bus | None) -> bool:
-    """Whether mutter's ScreenCast API is on that bus (mutter is the Wayland compositor)."""
+def ask_bus(bus: Bus | None, question: Callable[[Any], Any]) -> bool:
+    """Whether ``question`` (given a connection to ``bus``) answers true; False with no bus,
+    no jeepney, or any failure to ask. Why never raising: it decides which backend to try, and
+    a desktop that cannot be asked is one that backend cannot use."""
     if bus is None:
         return False
     try:
-        from jeepney import DBus
         conn = connect(bus.address)
     except (ImportError, DesktopError):
         return False
     try:
-        return bool(conn.send_and_get_reply(DBus().NameHasOwner(SCREENCAST), timeout=2).body[0])
-    except Exception:  # noqa: BLE001 - any failure to ask the bus means no ScreenCast API to use
+        return bool(question(conn))
+    except Exception:  # noqa: BLE001 - any failure to ask means nothing there to use
         return False
     finally:
         conn.close()
+
+
+def has_mutter(bus: Bus | None) -> bool:
+    """Whether mutter's ScreenCast API is on that bus (mutter is the Wayland compositor)."""
+    def question(conn: Any) -> bool:
+        from jeepney import DBus
+        return bool(conn.send_and_get_reply(DBus().NameHasOwner(SCREENCAST), timeout=2).body[0])
+    return ask_bus(bus, question)
 
 
 SHELL = "org.gnome.Shell"

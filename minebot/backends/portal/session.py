@@ -25,7 +25,7 @@ from enum import IntEnum, IntFlag
 from typing import Any
 
 from ...errors import DeclinedError, DesktopError, UnsupportedDesktopError
-from ..mutter.dbus import Bus, connect
+from ..mutter.dbus import Bus, ask_bus, connect
 from ..mutter.session import BUTTONS, FRAME_TIMEOUT, PipeWireFrames
 from ..pointer import Button
 from ..x11.window import Rect
@@ -129,21 +129,12 @@ def portal_version(conn, interface: str = REMOTE_DESKTOP, timeout: float = CALL_
 def offers_remote_desktop(bus: Bus | None, timeout: float = 5.0) -> bool:
     """Whether the session bus has an xdg-desktop-portal whose RemoteDesktop offers a pointer
     (asking starts the portal if D-Bus can activate it). Never raises."""
-    if bus is None:
-        return False
-    try:
-        conn = connect(bus.address)
-    except (ImportError, DesktopError):
-        return False
-    try:
+    def question(conn: Any) -> bool:
         from jeepney import Properties
         body = _reply(conn, Properties(_portal(REMOTE_DESKTOP)).get("AvailableDeviceTypes"),
                       timeout, "RemoteDesktop portal")
         return bool(int(body[0][1]) & DeviceType.POINTER)
-    except Exception:  # noqa: BLE001 - any failure to ask means no portal to use
-        return False
-    finally:
-        conn.close()
+    return ask_bus(bus, question)
 
 
 class PortalSession:
