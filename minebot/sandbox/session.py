@@ -127,6 +127,12 @@ class Desktop:
         self.home = Path(tempfile.mkdtemp(prefix=f"minebot-{self.kind}-"))
         return self.home
 
+    @property
+    def runtime(self) -> Path:
+        """The desktop's own ``XDG_RUNTIME_DIR`` (its sockets), inside its home."""
+        assert self.home is not None
+        return self.home / "runtime"
+
     def _need(self, exe: str, package: str) -> str:
         path = shutil.which(exe)
         if path is None:
@@ -246,7 +252,7 @@ class WestonDesktop(Desktop):
         assert self.home is not None and self.display is not None
         env = dict(os.environ if base is None else base)
         env.update({"DISPLAY": self.display, "XAUTHORITY": str(self.home / "Xauthority"),
-                    "XDG_RUNTIME_DIR": str(self.home / "runtime"), "WAYLAND_DISPLAY": self.socket,
+                    "XDG_RUNTIME_DIR": str(self.runtime), "WAYLAND_DISPLAY": self.socket,
                     # An X11 client of XWayland: the game must not go native Wayland here.
                     "GDK_BACKEND": "x11"})
         return env
@@ -260,10 +266,9 @@ class WestonDesktop(Desktop):
         self._need("Xwayland", "xwayland")
         ensure_x11_socket_dir()
         home = self._home()
-        runtime = home / "runtime"
-        runtime.mkdir(mode=0o700)
+        self.runtime.mkdir(mode=0o700)
         (home / "Xauthority").touch()
-        env = dict(os.environ, XDG_RUNTIME_DIR=str(runtime))
+        env = dict(os.environ, XDG_RUNTIME_DIR=str(self.runtime))
         for var in ("DISPLAY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET"):
             env.pop(var, None)
         log = home / "weston.log"
@@ -300,7 +305,7 @@ class MutterDesktop(Desktop):
         env = dict(os.environ)
         for var in ("DISPLAY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET", "XAUTHORITY"):
             env.pop(var, None)
-        env.update({"XDG_RUNTIME_DIR": str(self.home / "runtime"),
+        env.update({"XDG_RUNTIME_DIR": str(self.runtime),
                     "XDG_CONFIG_HOME": str(self.home / "config"),
                     "XDG_DATA_HOME": str(self.home / "data"), "GSETTINGS_BACKEND": "memory",
                     "NO_AT_BRIDGE": "1", "GTK_USE_PORTAL": "0"})
@@ -323,7 +328,7 @@ class MutterDesktop(Desktop):
         if "--no-x11" not in self.extra_args:
             ensure_x11_socket_dir()
         home = self._home()
-        (home / "runtime").mkdir(mode=0o700)
+        self.runtime.mkdir(mode=0o700)
         (home / "dbus.conf").write_text(NO_SERVICES_BUS)
         self.bus_address = self._bus_daemon("dbus")
         env = self._base_env()
@@ -371,9 +376,8 @@ class MutterDesktop(Desktop):
 
     def _await_ready(self, log: Path) -> None:
         """Until mutter's XWayland accepts us (its display number, cookie, open access)."""
-        home = self.home
-        assert home is not None
-        auth = lambda: sorted((home / "runtime").glob(".mutter-Xwaylandauth.*"))  # noqa: E731
+        runtime = self.runtime
+        auth = lambda: sorted(runtime.glob(".mutter-Xwaylandauth.*"))  # noqa: E731
         self.display = self._await_x_display(log, r"Using public X11 display (:\d+)",
                                              ready=lambda: bool(auth()))
         self.xauthority = str(auth()[0])
@@ -421,13 +425,13 @@ class GnomeWaylandDesktop(MutterDesktop):
     @property
     def bus(self):
         assert self.home is not None and self.bus_address is not None
-        return Bus(self.bus_address, str(self.home / "runtime"))
+        return Bus(self.bus_address, str(self.runtime))
 
     def _await_ready(self, log: Path) -> None:
         """Until mutter's Wayland socket exists and its ScreenCast API is on the bus; then
         give the seat a keyboard and a pointer (see ``seat``)."""
         assert self.home is not None
-        sock = self.home / "runtime" / self.socket
+        sock = self.runtime / self.socket
         self._await(log, lambda: sock.exists() and has_mutter(self.bus),
                     "offered no Wayland socket and ScreenCast API")
         self.seat = MutterSession(self.bus, cast=False)
@@ -559,11 +563,6 @@ class SwayDesktop(Desktop):
     """
 
     kind = "sway"
-
-    @property
-    def runtime(self) -> Path:
-        assert self.home is not None
-        return self.home / "runtime"
 
     @property
     def ipc(self) -> Path:
@@ -700,11 +699,6 @@ class KWinDesktop(Desktop):
         self.token: str | None = None
         self.bus_address: str | None = None
         self.socket = f"minebot-kwin-{os.getpid()}-{id(self) & 0xffff:x}"
-
-    @property
-    def runtime(self) -> Path:
-        assert self.home is not None
-        return self.home / "runtime"
 
     @property
     def bus(self) -> Bus:
