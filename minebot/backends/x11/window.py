@@ -16,7 +16,7 @@ import io
 import os
 import time
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Any, Iterator
 
 from ...errors import DesktopError
 from ...games.gnome_mines.profile import WINDOW as GNOME_MINES_WINDOW
@@ -87,6 +87,10 @@ class X11:
             raise DesktopError(f"cannot open X display {name}: {exc}") from None
         self.root = self.d.screen().root
         self._atoms: dict[str, int] = {}
+        self._missed_change = False      # an event consumed by a wait, still owed to ``changed``
+        self._activation_ignored = False  # the WM ignored a focus request once: not waited again
+        self._wm_seen: bool | None = None  # whether a window manager runs (asked once)
+        self._time_window: Any = None      # the private window whose PropertyNotify tells time
 
     def close(self) -> None:
         close_display(self.d)
@@ -326,7 +330,7 @@ class X11:
 
     def changed(self) -> bool:
         """True if any watched event arrived since the last call (events are consumed)."""
-        seen, self._missed_change = getattr(self, "_missed_change", False), False
+        seen, self._missed_change = self._missed_change, False
         while self.d.pending_events():
             self.d.next_event()
             seen = True
@@ -357,7 +361,7 @@ class X11:
     def _wait_focus(self, wid: int, timeout: float = 0.3) -> None:
         """Until the WM has focused ``wid``, at most ``timeout``. A WM that ignored the request
         once (weston's XWM: X focus follows its Wayland seat) is not waited for again."""
-        if getattr(self, "_activation_ignored", False):
+        if self._activation_ignored:
             return
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -385,7 +389,7 @@ class X11:
 
     def _managed(self) -> bool:
         """Whether a window manager runs (asked once per connection)."""
-        if not hasattr(self, "_wm_seen"):
+        if self._wm_seen is None:
             self._wm_seen = self.wm_name() is not None
         return self._wm_seen
 
@@ -400,7 +404,7 @@ class X11:
         """A fresh X server timestamp: append nothing to a property of a private window and
         read the time of the PropertyNotify that answers (the EWMH way to get "now")."""
         from Xlib import X, Xatom
-        if getattr(self, "_time_window", None) is None:
+        if self._time_window is None:
             self._time_window = self.root.create_window(
                 -10, -10, 1, 1, 0, 0, X.InputOnly, X.CopyFromParent,
                 event_mask=X.PropertyChangeMask, override_redirect=True)
