@@ -12,14 +12,23 @@ goes in ``before``, which may also end the readings.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Generic, Iterator, TypeVar
+from typing import Callable, Generic, Iterator, Protocol, TypeVar
 
 import numpy as np
 
 from ..errors import MinebotError
 from .frames import Box, FrameSource, same_area
 
-R = TypeVar("R")
+
+class Located(Protocol):
+    """A reading that knows where the board is in its frame: the area a settled frame must
+    hold still on, and the pixels compared for ``changes_only``."""
+
+    @property
+    def board_px(self) -> Box: ...
+
+
+R = TypeVar("R", bound=Located)
 
 
 @dataclass
@@ -34,14 +43,15 @@ class Seen(Generic[R]):
     """Read from this frame (False: the board's pixels were those of the last reading)."""
 
 
-def _board_px(reading) -> Box | None:
-    return getattr(reading, "board_px", None)
+def board_area(reading: Located | None) -> Box | None:
+    """The last reading's board, or None (the whole frame) before the first."""
+    return None if reading is None else reading.board_px
 
 
 def readings(frames: FrameSource, read: Callable[[np.ndarray], R], *, settle: bool = True,
              changes_only: bool = False,
              before: Callable[[int], bool] | None = None,
-             area: Callable[[R | None], Box | None] = _board_px) -> Iterator[Seen[R]]:
+             area: Callable[[R | None], Box | None] = board_area) -> Iterator[Seen[R]]:
     """Endless looks at the game through ``frames``, each frame read with ``read``.
 
     ``before(n)`` runs before the n-th grab (0 first); False ends the readings. ``settle``:
