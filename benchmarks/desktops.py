@@ -19,7 +19,8 @@ through the same backend ``minebot play`` uses:
   for the game to draw, settling, grabbing, reading, solving, planning, sending, and the bot's
   share (all but the drawing).
 
-Prints one line per desktop and one JSON object per desktop on stdout's last lines.
+Prints one line per desktop and one JSON object per desktop on stdout's last lines, each
+with the versions of the programs measured (``minebot.sandbox.versions``).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from minebot.sandbox.versions import environment  # noqa: E402
 from minebot.timing import TurnProfile  # noqa: E402
 
 
@@ -127,7 +129,8 @@ def measure(kind: str, games: int) -> dict:
                 "median_won_s": round(statistics.median(times), 2) if times else None,
                 "median_won_turns": statistics.median(turns) if turns else None,
                 "load_start_end": [round(v, 1) for v in load],
-                "time_split_won": TurnProfile.total(profiles).to_json() if profiles else None}
+                "time_split_won": TurnProfile.total(profiles).to_json() if profiles else None,
+                "environment": environment()}
 
 
 def main(argv: list[str] | None = None) -> int:

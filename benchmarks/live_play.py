@@ -100,6 +100,9 @@ def main(argv: list[str] | None = None) -> int:
     first_number = len(results)
     started = time.monotonic()
 
+    from minebot.sandbox.versions import environment
+    measured_on = environment()
+
     def summary() -> dict:
         done = [r for r in results if r["result"] in ("won", "lost")]
         wins = sum(r["result"] == "won" for r in done)
@@ -120,6 +123,7 @@ def main(argv: list[str] | None = None) -> int:
             "time_split": time_split(done),
             "time_split_won": time_split([r for r in done if r["result"] == "won"]),
             "wall_minutes_this_run": round((time.monotonic() - started) / 60, 2),
+            "environment": measured_on,
         }
 
     solver = Solver()

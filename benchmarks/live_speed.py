@@ -33,6 +33,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from minebot.sandbox.versions import environment  # noqa: E402
+
 WINDOWS = {"expert": "1290x760", "intermediate": "900x700", "beginner": "810x656"}
 """The window each level is played in (those of ``benchmarks/live_results``)."""
 
@@ -197,7 +199,8 @@ def main(argv: list[str] | None = None) -> int:
         print(report(level, base, this, base_label, this_label))
     print(f"\nload at the end {load_average()}")
     (out / "speed.json").write_text(json.dumps({"base": base_label, "this": this_label,
-                                                "levels": summary}, indent=1) + "\n")
+                                                "levels": summary,
+                                                "environment": environment()}, indent=1) + "\n")
     return 0
 
 
