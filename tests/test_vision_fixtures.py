@@ -7,6 +7,7 @@ every cell and the game state right, with the template set picked automatically.
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -51,6 +52,14 @@ def _meta(png: Path) -> dict:
     return json.loads(meta.read_text()) if meta.exists() else {}
 
 
+@functools.lru_cache(maxsize=None)
+def reading_of(png: Path, mines: int | None = None):
+    """The reading of one fixture, read once for all the tests that look at it (a read of a
+    large board costs a second or more; the reader is deterministic, and no test changes a
+    reading)."""
+    return read_image(png) if mines is None else read_image(png, mines=mines)
+
+
 def test_every_fixture_has_a_truth_board():
     assert [p.name for p in PNGS if p not in TRUTH_ALL] == []
 
@@ -72,7 +81,7 @@ def test_truth_obeys_the_rules(png: Path):
 @pytest.mark.parametrize("png", TRUTH, ids=lambda p: p.stem)
 def test_reads_fixture_exactly(png: Path):
     truth = Board.load(png.with_suffix(".board"))
-    reading = read_image(png, mines=truth.mines)
+    reading = reading_of(png, truth.mines)
     got = reading.board
     assert got.shape == truth.shape
     wrong = np.argwhere(got.cells != truth.cells)
@@ -102,7 +111,7 @@ KNOWN_AMBIGUOUS: dict[str, int] = {
 @pytest.mark.parametrize("png", TRUTH, ids=lambda p: p.stem)
 def test_no_suspect_cells_in_a_still_frame(png: Path):
     """The pointer is parked off the board in every fixture: nothing should look transient."""
-    reading = read_image(png)
+    reading = reading_of(png)
     assert len(reading.suspect) <= KNOWN_AMBIGUOUS.get(png.stem, 0), reading.suspect
     for (r, c), candidates in reading.unsure.items():
         assert int(Board.load(png.with_suffix(".board")).cells[r, c]) in candidates
@@ -111,7 +120,7 @@ def test_no_suspect_cells_in_a_still_frame(png: Path):
 @pytest.mark.parametrize("png", TRUTH, ids=lambda p: p.stem)
 def test_counter_matches_truth_when_read(png: Path):
     truth = Board.load(png.with_suffix(".board"))
-    reading = read_image(png)
+    reading = reading_of(png)
     if reading.counter is not None:
         flags = int(np.isin(truth.cells, (10, 14)).sum())
         assert reading.counter == (flags, truth.mines)
@@ -123,7 +132,7 @@ def test_looks_no_template_has_seen_are_read_by_the_theme(png: Path):
     """A 7 at a size the templates never held stopped the old reader; the theme's number
     look (bgcolors: one tile colour per number) reads it, and the whole frame, exactly."""
     truth = Board.load(png.with_suffix(".board"))
-    reading = read_image(png, mines=truth.mines)
+    reading = reading_of(png, truth.mines)
     assert _unreadable(png)
     assert reading.board.rows_text() == truth.rows_text()
     assert reading.unsure == {}
@@ -148,7 +157,7 @@ def test_doubtful_numbers_are_unsure_with_the_truth_among_candidates(png: Path):
     the reader either reads them right or reports them unsure with the true digit among
     the candidates, and reads every other cell right."""
     truth = Board.load(png.with_suffix(".board"))
-    reading = read_image(png)
+    reading = reading_of(png)
     assert _doubtful(png)
     wrong = {tuple(map(int, rc)) for rc in np.argwhere(reading.board.cells != truth.cells)}
     assert wrong <= set(reading.unsure)
@@ -208,7 +217,7 @@ def test_cached_reader_notices_a_moved_window():
 
 def test_cell_rects_tile_the_board_in_order():
     png = next(p for p in TRUTH if "20x12" in p.name)
-    reading = read_image(png)
+    reading = reading_of(png)
     rects = reading.cell_rects
     assert rects.shape == (12, 20, 4)
     widths = rects[..., 2] - rects[..., 0]
@@ -236,7 +245,7 @@ def test_a_won_board_with_doubtful_flags_is_accepted_only_when_the_count_proves_
     """At 19 px tiles a flag and a "?" look alike; on a won board (nothing to click any more)
     the flags read are all flags when their count equals the counter's total."""
     from minebot.game.read_checks import won_beyond_doubt as _won_beyond_doubt
-    reading = read_image(png)
+    reading = reading_of(png)
     assert reading.suspect and reading.board.state is GameState.WON
     assert _won_beyond_doubt(reading, None)
     reading.counter = (reading.counter[0] - 1, reading.counter[1])
@@ -247,6 +256,6 @@ def test_counter_in_an_interface_font_no_template_has():
     """The "flags/total" label is in the desktop's interface font (Cantarell here, DejaVu Sans
     in every template): it is read from the counter bank of many interface fonts."""
     png = FIXTURES / "bgcolors-30x16-1100x800-fresh-cantarell.png"
-    reading = read_image(png)
+    reading = reading_of(png)
     assert reading.counter == (0, 99)
     assert reading.board.mines == 99
