@@ -34,6 +34,8 @@ flag the numbers prove wrong, and an orange frame with the mine probability (per
 best guess when nothing is certain. The overlay is made of shaped X windows that let every
 click through to the game, so it works on any X server, with or without a compositor; it
 follows the window when it moves or resizes and stops on Ctrl-C or when the game closes.
+On sway and other wlroots compositors it is a layer-shell surface on the overlay layer that
+takes no input (reads there come every 0.5 s at most: each hides the marks for a frame).
 A caption under the game window sums the hints up (and explains a cell with --explain).
 
 With --once, or an IMAGE, it reads one frame (the live window, or the screenshot IMAGE), and
