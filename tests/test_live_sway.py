@@ -220,6 +220,7 @@ def test_hint_draws_its_marks_on_the_overlay_layer_and_clicks_reach_the_game(des
                 _, err = hint.communicate()
         assert "Traceback" not in err, err
         assert "drawing on the overlay layer" in err, err
+        assert hint.returncode == 130, err   # interrupted, as any command on Ctrl-C
         # nothing left: the tiles' edges and the caption area show the game again
         time.sleep(0.3)
         after = frames.grab()
@@ -236,6 +237,47 @@ def test_hint_draws_its_marks_on_the_overlay_layer_and_clicks_reach_the_game(des
         text = subprocess.run([sys.executable, "-m", "minebot", "hint", "--once", "--text"],
                               env=env, capture_output=True, text=True, timeout=120, cwd=tmp_path)
         assert text.returncode == 0 and text.stdout.count("\n") >= 8, text.stderr
+
+
+def test_the_layer_overlay_is_seen_but_not_read_and_closes_cleanly(desktop):
+    """``LayerOverlay`` on its own: a green square shown over the screen is in a plain screen
+    copy, not in one through ``HiddenLayerCapture`` (and is back after it); ``close()`` twice
+    leaves the screen as it was."""
+    import time
+
+    import numpy as np
+
+    from minebot.backends.wlroots.backend import WlrootsBackend
+    from minebot.backends.wlroots.overlay import HiddenLayerCapture, LayerOverlay
+    from minebot.backends.x11.window import Rect
+    green = (0, 200, 0)
+    with WlrootsBackend(desktop.env()) as backend:
+        assert backend.draws_overlay
+        screen = backend.screen()
+        square = Rect(100, 120, 64, 48)
+        before = screen.grab(square)
+        assert not (before == green).all(axis=2).any()
+        overlay = LayerOverlay(backend.conn, backend.output, {"safe": green})
+        try:
+            overlay.show({"safe": np.ones((48, 64), bool)}, (100, 120))
+            assert (screen.grab(square) == green).all()
+            hidden = HiddenLayerCapture(screen, overlay)
+            took = []
+            for _ in range(10):
+                start = time.monotonic()
+                shot = hidden.grab(square)
+                took.append(time.monotonic() - start)
+                assert (shot == before).all()
+            print(f"a read with the marks off: median {sorted(took)[5] * 1000:.0f} ms")
+            assert (screen.grab(square) == green).all()   # shown again
+            overlay.hide()
+            assert (screen.grab(square) == before).all()
+            overlay.show({"safe": np.ones((48, 64), bool)}, (100, 120))
+            assert (screen.grab(square) == green).all()
+        finally:
+            overlay.close()
+            overlay.close()
+        assert (screen.grab(square) == before).all()
 
 
 def kmines_on_wayland() -> bool:
