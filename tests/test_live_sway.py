@@ -16,7 +16,6 @@ from test_live import (
     a_board_that_went_away_is_never_clicked,
     assert_clicks_inside,
     cli_plays_a_game_it_did_not_start,
-    hint_has_no_overlay_and_once_works,
     play_and_check,
     stopped_by_fail_safe,
 )
@@ -113,10 +112,173 @@ def test_with_no_game_open_minebot_play_says_what_sway_lists(desktop, tmp_path):
 
 
 
-def test_hint_says_there_is_no_overlay_yet_and_once_works(desktop, tmp_path):
-    """No overlay on sway yet: `minebot hint` says so in one line (exit 5) and names what works;
-    `hint --once --text` and `--once --png` read the game from the screen copies."""
-    hint_has_no_overlay_and_once_works(desktop, tmp_path, "no overlay on sway")
+def test_hint_draws_its_marks_on_the_overlay_layer_and_clicks_reach_the_game(desktop, tmp_path):
+    """`minebot hint` on sway: a layer-shell surface shows the solver's marks on the cells it
+    proves (checked on screen copies of a connection of the test's own, at the edge pixels of
+    every tile), a person's click on a mark pixel of a safe cell reaches the game and opens
+    it, and after Ctrl-C no mark pixel is left on the screen. `--once --text` still works."""
+    import signal
+    import time
+
+    from test_hint_live import frame_colour_ok, wait_for
+
+    from minebot.backends.frames import FrameSource
+    from minebot.backends.pointer import Button
+    from minebot.backends.readings import read_once
+    from minebot.backends.wlroots.backend import WlrootsBackend
+    from minebot.backends.wlroots.devices import VirtualPointer
+    from minebot.hint import LAYERS, advise_board
+    from minebot.sandbox.mines import GnomeMines
+    from minebot.vision import Reader
+
+    env = desktop.env()
+    mines_total = 10
+    with GnomeMines(desktop, level="beginner", window=(810, 656)), \
+            WlrootsBackend(env) as backend:
+        frames = FrameSource(backend.screen(), backend.screen_rect)
+        reader = Reader(mines=mines_total)
+        mouse = VirtualPointer(backend.conn, backend.seat, backend.output)
+
+        def read():
+            return read_once(frames, reader.read)[1]
+
+        def click(x: int, y: int) -> None:
+            mouse.move(x, y)
+            mouse.button(Button.LEFT, True)
+            mouse.button(Button.LEFT, False)
+            backend.conn.roundtrip()
+
+        def park(reading) -> None:   # off the board (a hovered tile looks different)
+            left, top, right, bottom = reading.board_px
+            mouse.move(min(right + 40, backend.screen_rect.right - 2), (top + bottom) // 2)
+            backend.conn.roundtrip()
+
+        # Open a first cell (GNOME Mines opens a zero area); a new game until a cell is proven.
+        for _attempt in range(5):
+            reading = read()
+            x0, y0, x1, y1 = (int(v) for v in reading.cell_rects[4, 4])
+            click((x0 + x1) // 2, (y0 + y1) // 2)
+            park(reading)
+            time.sleep(0.5)
+            reading = read()
+            expected, _ = advise_board(reading.board, mines=mines_total)
+            if expected.ok and expected.safe:
+                break
+            backend.key("ctrl+n")
+            time.sleep(0.5)
+        assert expected.ok and expected.safe, "no certain cell after 5 openings"
+        before = frames.grab()
+        origin = (0, 0)   # frames are of the whole output, at the layout's origin
+        assert backend.screen_rect.left == 0 and backend.screen_rect.top == 0
+        marked = set(expected.safe) | set(expected.mines)
+        unmarked = [(r, c) for r in range(reading.board.rows) for c in range(reading.board.cols)
+                    if (r, c) not in marked and (r, c) != expected.guess]
+
+        left, top, right, bottom = reading.board_px
+        caption = (slice(bottom + 2, bottom + 6), slice(left + 2, left + 6))
+        assert not (before[caption] == 40).all()
+
+        def marks_shown():
+            """The screen, when it shows every proven mark and the caption's dark box under
+            the board (the marks and the caption are two commits: both, not one of them)."""
+            shot = frames.grab()
+            ok = bool((shot[caption] == 40).all())
+            ok &= all(frame_colour_ok(shot, reading.cell_rects[c], origin, LAYERS["safe"])
+                     for c in expected.safe)
+            ok &= all(frame_colour_ok(shot, reading.cell_rects[c], origin, LAYERS["mine"])
+                      for c in expected.mines)
+            return shot if ok else None
+
+        hint = subprocess.Popen([sys.executable, "-m", "minebot", "hint", "--mines",
+                                 str(mines_total)], env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, start_new_session=True)
+        try:
+            shot = wait_for(marks_shown, 30, 0.1)
+            assert shot is not None, "the hint's marks never showed on the proven cells"
+            # no mark on a cell the solver did not prove (nor on the guess, absent here)
+            for cell in unmarked:
+                for colour in (LAYERS["safe"], LAYERS["mine"]):
+                    assert not frame_colour_ok(shot, reading.cell_rects[cell], origin, colour), cell
+            # how often a screen copy shows the marks (each read hides them for a moment)
+            seen = sum(marks_shown() is not None for _ in range(60))
+            print(f"marks on {seen} of 60 screen copies")
+            assert seen >= 48
+            # a click on the mark's own pixel (the left edge of a safe tile) opens that tile
+            target = expected.safe[0]
+            x0, y0, x1, y1 = (int(v) for v in reading.cell_rects[target])
+            assert frame_colour_ok(shot, reading.cell_rects[target], origin, LAYERS["safe"])
+            click(x0 + 1, (y0 + y1) // 2)
+            park(reading)
+            time.sleep(2.0)   # a few of the hint's reads of the changed board
+            assert hint.poll() is None, hint.stderr.read() if hint.stderr else ""
+        finally:
+            hint.send_signal(signal.SIGINT)
+            try:
+                _, err = hint.communicate(timeout=20)
+            except subprocess.TimeoutExpired:
+                hint.kill()
+                _, err = hint.communicate()
+        assert "Traceback" not in err, err
+        assert "drawing on the overlay layer" in err, err
+        assert hint.returncode == 130, err   # interrupted, as any command on Ctrl-C
+        # nothing left: the tiles' edges and the caption area show the game again
+        time.sleep(0.3)
+        after = frames.grab()
+        for cell in marked:
+            for colour in (LAYERS["safe"], LAYERS["mine"]):
+                assert not frame_colour_ok(after, reading.cell_rects[cell], origin, colour), cell
+        assert (after[caption] == before[caption]).all()
+        now = read()
+        assert not now.board.unknown[target], "the click through the overlay did not open the cell"
+        # the hint read the changed board through its own marks (taken off each screen copy):
+        # its last summary is the one of the board read now with no overlay on the screen
+        summaries = [line for line in err.splitlines() if not line.startswith("minebot hint")]
+        assert summaries and summaries[-1] == advise_board(now.board, mines=mines_total)[0].summary(), err
+        text = subprocess.run([sys.executable, "-m", "minebot", "hint", "--once", "--text"],
+                              env=env, capture_output=True, text=True, timeout=120, cwd=tmp_path)
+        assert text.returncode == 0 and text.stdout.count("\n") >= 8, text.stderr
+
+
+def test_the_layer_overlay_is_seen_but_not_read_and_closes_cleanly(desktop):
+    """``LayerOverlay`` on its own: a green square shown over the screen is in a plain screen
+    copy, not in one through ``HiddenLayerCapture`` (and is back after it); ``close()`` twice
+    leaves the screen as it was."""
+    import time
+
+    import numpy as np
+
+    from minebot.backends.wlroots.backend import WlrootsBackend
+    from minebot.backends.wlroots.overlay import HiddenLayerCapture, LayerOverlay
+    from minebot.backends.x11.window import Rect
+    green = (0, 200, 0)
+    with WlrootsBackend(desktop.env()) as backend:
+        assert backend.draws_overlay
+        screen = backend.screen()
+        square = Rect(100, 120, 64, 48)
+        before = screen.grab(square)
+        assert not (before == green).all(axis=2).any()
+        overlay = LayerOverlay(backend.conn, backend.output, {"safe": green})
+        try:
+            overlay.show({"safe": np.ones((48, 64), bool)}, (100, 120))
+            assert (screen.grab(square) == green).all()
+            hidden = HiddenLayerCapture(screen, overlay)
+            took = []
+            for _ in range(10):
+                start = time.monotonic()
+                shot = hidden.grab(square)
+                took.append(time.monotonic() - start)
+                assert (shot == before).all()
+            print(f"a read with the marks off: median {sorted(took)[5] * 1000:.0f} ms")
+            assert (screen.grab(square) == green).all()   # shown again
+            overlay.hide()
+            assert (screen.grab(square) == before).all()
+            overlay.show({"safe": np.ones((48, 64), bool)}, (100, 120))
+            assert (screen.grab(square) == green).all()
+        finally:
+            overlay.close()
+            overlay.close()
+        assert (screen.grab(square) == before).all()
+
 
 def kmines_on_wayland() -> bool:
     """KMines and its Qt's Wayland platform plugin (qtwayland5, or qt6-wayland) are installed."""

@@ -183,3 +183,32 @@ def test_forcing_wlroots_outside_wayland_says_so():
     with pytest.raises(MinebotError, match="no Wayland session") as refused:
         open_backend(force="wlroots", env={})
     assert refused.value.exit_code == EXIT_UNSUPPORTED
+
+
+def test_hint_on_a_wlroots_compositor_without_layer_shell_says_why_in_one_line(compositor, tmp_path):
+    """`minebot hint` where the compositor has the wlroots protocols but no layer-shell (no
+    overlay layer to draw on): one line naming it and what works instead, exit 5."""
+    import os
+    import subprocess
+    import sys
+
+    from minebot.errors import EXIT_UNSUPPORTED
+    env = compositor(["wl_compositor", "wl_shm", "wl_seat", "wl_output", *p.NEEDED])
+    base = {k: v for k, v in os.environ.items()
+            if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SWAYSOCK", "DBUS_SESSION_BUS_ADDRESS",
+                         "XDG_CURRENT_DESKTOP")}
+    out = subprocess.run([sys.executable, "-m", "minebot", "hint"], env={**base, **env},
+                         capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert out.returncode == EXIT_UNSUPPORTED, out.stderr
+    assert "zwlr_layer_shell_v1" in out.stderr and "--once --png" in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr
+
+
+def test_the_overlay_messages_are_the_protocols_own():
+    """The requests the overlay sends, at the opcodes wayland.xml and wlr-layer-shell declare."""
+    assert p.WL_COMPOSITOR.requests["create_region"] == (1, "n")
+    assert p.WL_REGION.requests["destroy"] == (0, "")
+    assert p.WL_SURFACE.requests["set_input_region"] == (5, "o")
+    assert p.WL_SURFACE.requests["commit"] == (6, "")
+    assert p.LAYER_SURFACE.requests["set_margin"] == (3, "iiii")
+    assert p.LAYER_SURFACE.requests["set_keyboard_interactivity"] == (4, "u")

@@ -34,6 +34,8 @@ flag the numbers prove wrong, and an orange frame with the mine probability (per
 best guess when nothing is certain. The overlay is made of shaped X windows that let every
 click through to the game, so it works on any X server, with or without a compositor; it
 follows the window when it moves or resizes and stops on Ctrl-C or when the game closes.
+On sway and other wlroots compositors it is a layer-shell surface on the overlay layer that
+takes no input (reads there come every 0.5 s at most: each hides the marks for a frame).
 A caption under the game window sums the hints up (and explains a cell with --explain).
 
 With --once, or an IMAGE, it reads one frame (the live window, or the screenshot IMAGE), and
@@ -96,11 +98,11 @@ def run(args: argparse.Namespace) -> int:
         raise BadInputError("--explain pointer needs the live overlay (not --once/IMAGE/--png/--text)")
     if not once:
         wayland = _wayland(args.display)
+        if wayland == "wlroots":
+            return _layer_overlay(args, explain, pointer)
         if wayland is not None:
             why = ("GNOME on Wayland does not let a program draw over another application's "
                    "window, so there is no overlay here" if wayland == "mutter" else
-                   "minebot has no overlay on sway and other wlroots compositors yet"
-                   if wayland == "wlroots" else
                    "minebot has no overlay on KDE Plasma and other desktop-portal desktops yet "
                    "(the portal gives a program no way to draw over other windows)")
             raise UnsupportedDesktopError(
@@ -108,17 +110,9 @@ def run(args: argparse.Namespace) -> int:
                 "hint.png` (the marks and the caption drawn on a frame of the screen), `minebot "
                 "hint --once --text` (the board with marks in the terminal), both with --explain "
                 "ROW,COL")
-        from ..hint.live import LiveOptions, run_overlay
-        options = LiveOptions(probabilities=args.probabilities, explain=explain,
-                              explain_pointer=pointer, mines=args.mines,
-                              templates=args.templates, interval=args.interval,
-                              label=not args.no_label)
-        import signal
-
-        def _term(signum, frame):  # a polite kill stops like Ctrl-C: windows are destroyed
-            raise KeyboardInterrupt
-        signal.signal(signal.SIGTERM, _term)
-        return run_overlay(args.display, options,
+        from ..hint.live import run_overlay
+        _stop_on_term()
+        return run_overlay(args.display, _live_options(args, explain, pointer),
                            log=lambda line: print(line, file=sys.stderr, flush=True))
 
     frame, reading, board = _one_frame(args)
@@ -141,6 +135,43 @@ def run(args: argparse.Namespace) -> int:
         print(f"minebot hint: {hints.problem}", file=sys.stderr)
         return EXIT_INCONSISTENT if hints.problem_cells or "inconsistent" in hints.problem else 1
     return 0
+
+
+def _live_options(args: argparse.Namespace, explain, pointer: bool):
+    from ..hint.live import LiveOptions
+    return LiveOptions(probabilities=args.probabilities, explain=explain,
+                       explain_pointer=pointer, mines=args.mines, templates=args.templates,
+                       interval=args.interval, label=not args.no_label)
+
+
+def _stop_on_term() -> None:
+    """A polite kill stops like Ctrl-C: the overlay's windows or surface are destroyed."""
+    import signal
+
+    def _term(signum, frame):
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGTERM, _term)
+
+
+def _layer_overlay(args: argparse.Namespace, explain, pointer: bool) -> int:
+    """The overlay on sway and other wlroots compositors: a layer-shell surface, when the
+    compositor offers layer-shell (the backend declares it: ``draws_overlay``)."""
+    import sys
+
+    from ..hint.live import run_layer_overlay
+    if pointer:
+        raise UnsupportedDesktopError(
+            "--explain pointer: a Wayland client is not told where the pointer is over another "
+            "program's window; name the cell instead (--explain ROW,COL)")
+    with WlrootsBackend(os.environ) as backend:
+        if not backend.draws_overlay:
+            raise UnsupportedDesktopError(
+                f"the Wayland compositor at {backend.conn.path} offers no zwlr_layer_shell_v1, "
+                "so minebot cannot draw over the game. What works: `minebot hint --once --png "
+                "hint.png`, `minebot hint --once --text`")
+        _stop_on_term()
+        return run_layer_overlay(backend, _live_options(args, explain, pointer),
+                                 log=lambda line: print(line, file=sys.stderr, flush=True))
 
 
 def _one_frame(args):

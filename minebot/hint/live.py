@@ -7,6 +7,10 @@ pixmap, so our marks never enter the reading), read them when the board's pixels
 hints and reshape the overlay windows. The loop
 never sends input to the game. It ends when the game window disappears, on Ctrl-C, or when
 ``stop()`` returns True; the overlay windows are destroyed in every case.
+
+On sway and other wlroots compositors (``run_layer_overlay``) the overlay is one layer-shell
+surface (``backends.wlroots.overlay``), the board is read on the whole output, and each screen
+copy is taken with the marks off the screen, so reads come at most every 0.5 s there.
 """
 
 from __future__ import annotations
@@ -21,15 +25,22 @@ from typing import Callable
 from ..backends.capture import Capture
 from ..backends.frames import FrameSource
 from ..backends.readings import readings
+from ..backends.wlroots.backend import WlrootsBackend
 from ..backends.x11.capture import CompositeCapture
-from ..backends.x11.window import X11
+from ..backends.x11.window import X11, Rect
 from ..errors import NoGameError
 from ..vision import Reader
 from .advise import advise
-from .draw import DrawOptions, cell_at, hint_layers
+from .draw import LAYERS, DrawOptions, cell_at, hint_layers
 from .explain import Explanation
 from .marks import Hints, no_hints
-from .overlay import HiddenOverlayCapture, ShapedOverlay, label_layers, label_origin
+from .overlay import (
+    LABEL_LAYERS,
+    HiddenOverlayCapture,
+    ShapedOverlay,
+    label_layers,
+    label_origin,
+)
 
 Coord = tuple[int, int]
 
@@ -91,6 +102,47 @@ def run_overlay(display: str | None, options: LiveOptions = LiveOptions(),
         if frames is not None:
             frames.close()
         x.close()
+
+
+LAYER_INTERVAL = 0.5
+"""Seconds between reads under a wlroots compositor at least: each read takes the marks off
+the screen for about a frame (``backends.wlroots.overlay.HiddenLayerCapture``)."""
+
+
+def run_layer_overlay(backend: WlrootsBackend, options: LiveOptions = LiveOptions(),
+                      stop: Callable[[], bool] = lambda: False,
+                      log: Callable[[str], None] = print) -> int:
+    """The overlay on a wlroots compositor (sway): one layer-shell surface over ``backend``'s
+    output, the board found and read on the whole output with the marks taken out of each
+    screen copy. Runs until ``stop()`` or Ctrl-C (returns 0); the surface goes in every case.
+    A Wayland client is told nothing of other windows, so the overlay does not end by itself
+    when the game closes: it says the board is gone."""
+    from ..backends.wlroots.overlay import HiddenLayerCapture, LayerOverlay
+    from ..solver import Solver
+
+    overlay = frames = None
+    try:
+        overlay = LayerOverlay(backend.conn, backend.output, {**LAYERS, **LABEL_LAYERS})
+        frames = FrameSource(HiddenLayerCapture(backend.screen(), overlay), backend.screen_rect)
+        crops = Path(tempfile.gettempdir()) / f"minebot-hint-{os.getpid()}-unmatched"
+        reader = Reader(options.templates, mines=options.mines, crops_dir=crops)
+        interval = max(options.interval, LAYER_INTERVAL)
+        log(f"minebot hint: drawing on the overlay layer of {backend.display}, reading every "
+            f"{interval:g} s (Ctrl-C to stop)")
+        watch = _LayerWatch(frames, overlay, Solver(), options, interval, stop, log,
+                            backend.screen_rect)
+        for seen in readings(frames, reader.read, settle=False, changes_only=True,
+                             before=watch.before):
+            if seen.error is not None:
+                watch.error(seen.error)
+            else:
+                watch.show(seen.reading)
+        return 0
+    finally:
+        if overlay is not None:
+            overlay.close()
+        if frames is not None:
+            frames.close()
 
 
 class _Watch:
@@ -169,6 +221,33 @@ class _Watch:
 
     def _label(self, lines: list[str], rect) -> None:
         _show_label(self.overlay, lines, rect, self.x.screen_rect, self.options.label,
+                    label_layers, label_origin)
+
+
+class _LayerWatch(_Watch):
+    """``_Watch`` on a wlroots compositor: no window to follow (the frames are the whole
+    output), so ``before`` only waits a tick; the caption goes under the board (the last one
+    read), not under a window."""
+
+    def __init__(self, frames, overlay, solver, options: LiveOptions, interval: float,
+                 stop: Callable[[], bool], log: Callable[[str], None], screen: Rect) -> None:
+        super().__init__(None, 0, frames, overlay, solver, options, interval, stop, log)
+        self.screen = screen
+        self.board: Rect | None = None   # the board on screen, as last read
+
+    def before(self, n: int) -> bool:
+        if n:
+            time.sleep(self.interval)
+        return not self.stop()
+
+    def show(self, reading) -> None:
+        left, top, right, bottom = reading.board_px
+        region = self.frames.region
+        self.board = Rect(region.left + left, region.top + top, right - left, bottom - top)
+        super().show(reading)
+
+    def _label(self, lines: list[str], rect) -> None:
+        _show_label(self.overlay, lines, self.board or rect, self.screen, self.options.label,
                     label_layers, label_origin)
 
 

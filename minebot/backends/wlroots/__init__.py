@@ -6,6 +6,8 @@
 - ``devices``: minebot's virtual pointer and keyboard on the seat;
 - ``failsafe``: transparent corner surfaces (layer-shell) that tell when the user threw the
   pointer into a corner;
+- ``overlay``: the hint's marks on one layer-shell surface that takes no input, and screen
+  copies taken with the marks off (``LayerOverlay``, ``HiddenLayerCapture``);
 - ``sway``: sway's window list through its IPC socket;
 - ``backend``: ``WlrootsBackend``, what live play uses, and ``offers_wlroots`` (detection).
 """

@@ -20,6 +20,7 @@ from .capture import OutputCapture
 from .client import Connection, socket_path
 from .devices import VirtualKeyboard, VirtualPointer
 from .failsafe import CornerWatch
+from .overlay import offers_layer_shell
 from .pointer import WlrootsPointer
 from .sway import SwayWindows, ipc_socket
 
@@ -46,6 +47,9 @@ class WlrootsBackend:
     window_list: SwayWindows | None
     """sway's window list (its IPC, ``$SWAYSOCK``), or None: other wlroots compositors offer
     clients none."""
+    draws_overlay: bool
+    """Whether ``minebot hint`` can draw over the game here: the compositor offers layer-shell
+    (``overlay.LayerOverlay``, on its overlay layer)."""
     hover_grace = 0.3
     """Seconds a clicked cell may still show its hover look: input and frames pass through the
     compositor's frame clock (a grab waits for its next frame, ~16 ms at 60 Hz)."""
@@ -81,6 +85,7 @@ class WlrootsBackend:
             ipc = ipc_socket(self.env)
             self.window_list = SwayWindows(ipc) if ipc else None
             self.wm = "sway" if ipc else None
+            self.draws_overlay = offers_layer_shell(self.conn)
             self.display = f"wayland ({self.wm or 'wlroots'} on {self.conn.path})"
         except BaseException:
             self.conn.close()

@@ -36,11 +36,13 @@ def _interface(name: str, requests: str = "", events: str = "") -> Interface:
 WL_DISPLAY = _interface("wl_display", "sync:n get_registry:n", "error:ous delete_id:u")
 WL_REGISTRY = _interface("wl_registry", "bind:usun", "global:usu global_remove:u")
 WL_CALLBACK = _interface("wl_callback", "", "done:u")
-WL_COMPOSITOR = _interface("wl_compositor", "create_surface:n")
+WL_COMPOSITOR = _interface("wl_compositor", "create_surface:n create_region:n")
+WL_REGION = _interface("wl_region", "destroy add:iiii subtract:iiii")
 WL_SHM = _interface("wl_shm", "create_pool:nhi", "format:u")
 WL_SHM_POOL = _interface("wl_shm_pool", "create_buffer:niiiiu destroy")
 WL_BUFFER = _interface("wl_buffer", "destroy", "release")
-WL_SURFACE = _interface("wl_surface", "destroy attach:oii damage:iiii - - - commit",
+WL_SURFACE = _interface("wl_surface", "destroy attach:oii damage:iiii frame:n - set_input_region:o "
+                        "commit",
                         "enter:o leave:o")
 WL_SEAT = _interface("wl_seat", "get_pointer:n", "capabilities:u name:s")
 WL_POINTER = _interface("wl_pointer", "",
@@ -63,7 +65,7 @@ VIRTUAL_KEYBOARD = _interface("zwp_virtual_keyboard_v1",
                               "keymap:uhu key:uuu modifiers:uuuu destroy")
 LAYER_SHELL = _interface("zwlr_layer_shell_v1", "get_layer_surface:noous")
 LAYER_SURFACE = _interface("zwlr_layer_surface_v1",
-                           "set_size:uu set_anchor:u set_exclusive_zone:i - "
+                           "set_size:uu set_anchor:u set_exclusive_zone:i set_margin:iiii "
                            "set_keyboard_interactivity:u - ack_configure:u destroy",
                            "configure:uuu closed")
 
