@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from enum import StrEnum
 from typing import Protocol, Self
 
 from ..errors import BadInputError, NoGameError
@@ -43,6 +44,29 @@ BACKENDS = {
               "through its RemoteDesktop (approved once, then a saved restore token)",
 }
 """Every backend, with what it covers (``MINEBOT_BACKEND=list`` prints them)."""
+
+
+class NativeDesktop(StrEnum):
+    """A Wayland desktop whose game is a native Wayland client, by the backend that plays it
+    (the value is that backend's name in ``BACKENDS``)."""
+
+    MUTTER = "mutter"     # GNOME
+    WLROOTS = "wlroots"   # sway and the like
+    PORTAL = "portal"     # KDE Plasma and other desktops with a portal's RemoteDesktop
+
+
+def native_desktop(display: str | None = None,
+                   env: Mapping[str, str] | None = None) -> NativeDesktop | None:
+    """Which native Wayland desktop this is, asked in order (mutter, then wlroots, then the
+    portal: the portal exists on GNOME and sway too), or None: an X11 game (under X11 or
+    XWayland) or no Wayland at all."""
+    if native_wayland(display, env):
+        return NativeDesktop.MUTTER
+    if native_wlroots(display, env):
+        return NativeDesktop.WLROOTS
+    if native_portal(display, env):
+        return NativeDesktop.PORTAL
+    return None
 
 
 class Backend(Protocol):
@@ -121,15 +145,19 @@ def open_backend(display: str | None = None, force: str | None = None,
         raise BadInputError(f"unknown backend {force!r} (MINEBOT_BACKEND); available: {listing}")
     explicit = display is not None   # an X display asked for by name: X11 it is
     display = display or env.get("DISPLAY") or None
-    if force == "mutter" or (force is None and not explicit and native_wayland(display, env)):
+    if force is not None:
+        native = NativeDesktop(force) if force in {d.value for d in NativeDesktop} else None
+    else:
+        native = None if explicit else native_desktop(display, env)
+    if native is NativeDesktop.MUTTER:
         bus = Bus.from_env(env)
         if bus is None or force == "mutter" and not native_wayland(display, env, game=False):
             raise NoGameError("backend mutter: no mutter ScreenCast API on the D-Bus session bus "
                               f"({bus.address if bus else 'no DBUS_SESSION_BUS_ADDRESS'})")
         return MutterBackend(bus)
-    if force == "wlroots" or (force is None and not explicit and native_wlroots(display, env)):
+    if native is NativeDesktop.WLROOTS:
         return WlrootsBackend(env)
-    if force == "portal" or (force is None and not explicit and native_portal(display, env)):
+    if native is NativeDesktop.PORTAL:
         bus = Bus.from_env(env)
         if bus is None:
             raise NoGameError("backend portal: no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS "

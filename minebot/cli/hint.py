@@ -6,13 +6,9 @@ import argparse
 import os
 from contextlib import contextmanager
 
-from ..backends.backend import native_portal, native_wayland, native_wlroots
+from ..backends.backend import NativeDesktop, native_desktop, open_backend
 from ..backends.capture import Capture
 from ..backends.frames import FrameSource
-from ..backends.mutter.backend import MutterBackend
-from ..backends.mutter.dbus import Bus
-from ..backends.portal.backend import PortalBackend
-from ..backends.portal.tokens import TokenStore
 from ..backends.readings import read_once
 from ..backends.wlroots.backend import WlrootsBackend
 from ..backends.x11.capture import CompositeCapture, Screen
@@ -98,11 +94,11 @@ def run(args: argparse.Namespace) -> int:
         raise BadInputError("--explain pointer needs the live overlay (not --once/IMAGE/--png/--text)")
     if not once:
         wayland = _wayland(args.display)
-        if wayland == "wlroots":
+        if wayland is NativeDesktop.WLROOTS:
             return _layer_overlay(args, explain, pointer)
         if wayland is not None:
             why = ("GNOME on Wayland does not let a program draw over another application's "
-                   "window, so there is no overlay here" if wayland == "mutter" else
+                   "window, so there is no overlay here" if wayland is NativeDesktop.MUTTER else
                    "minebot has no overlay on KDE Plasma and other desktop-portal desktops yet "
                    "(the portal gives a program no way to draw over other windows)")
             raise UnsupportedDesktopError(
@@ -198,11 +194,8 @@ def _game_frames(display):
     """The frame source of the live game: the window's own pixels (Composite, so a running
     overlay's marks are not read; else the screen), or on GNOME on Wayland the whole screen
     from mutter's screen cast or wlroots' screen copies (no window to grab there)."""
-    wayland = _wayland(display)
-    if wayland is not None:
-        with (MutterBackend(Bus.from_env()) if wayland == "mutter"
-              else WlrootsBackend(os.environ) if wayland == "wlroots"
-              else _portal_backend()) as backend, \
+    if _wayland(display) is not None:
+        with open_backend() as backend, \
                 FrameSource(backend.screen(), backend.screen_rect) as frames:
             yield frames
         return
@@ -225,25 +218,10 @@ def _game_frames(display):
         yield frames
 
 
-def _portal_backend() -> PortalBackend:
-    """The portal backend of this session (its bus; the restore token in the state folder)."""
-    bus = Bus.from_env()
-    if bus is None:
-        raise NoGameError("backend portal: no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS unset)")
-    return PortalBackend(bus, TokenStore.for_env())
-
-
-def _wayland(display) -> str | None:
-    """The backend of a native Wayland game ("mutter": GNOME; "wlroots": sway and the like;
-    "portal": KDE Plasma and other desktops with a portal's RemoteDesktop), or None (an X
-    display named with --display means X11)."""
-    if display is not None:
-        return None
-    if native_wayland():
-        return "mutter"
-    if native_wlroots():
-        return "wlroots"
-    return "portal" if native_portal() else None
+def _wayland(display) -> NativeDesktop | None:
+    """The native Wayland desktop of the game, or None (an X display named with --display
+    means X11)."""
+    return None if display is not None else native_desktop()
 
 
 def _save_png(path: str, image) -> None:
