@@ -12,7 +12,11 @@ import cv2
 import numpy as np
 import pytest
 
+from minebot.backends.capture import GrabbedCapture
+from minebot.backends.x11.window import Rect
+from minebot.errors import EXIT_NO_GAME, NoGameError
 from minebot.game.ui import GameUI
+from minebot.game.window_guard import WindowGuard
 from minebot.games.gnome_mines.ui import ADWAITA_ACCENTS_BGR, GnomeMinesUI, suggested_pill
 from minebot.games.interfaces import ui_for
 
@@ -63,3 +67,83 @@ def test_only_gnome_mines_draws_such_a_dialog():
         ui = ui_for(game)
         assert type(ui).shows_hiding_dialog is GameUI.shows_hiding_dialog
         assert not ui.shows_hiding_dialog(frame)
+
+
+class DialogScreen(GrabbedCapture):
+    """The whole screen of a desktop without window list: ``before`` until ``keys`` closing it
+    were pressed, then ``after``."""
+
+    def __init__(self, desk: "Desk") -> None:
+        self.desk = desk
+        self.rect = Rect(0, 0, desk.before.shape[1], desk.before.shape[0])
+
+    def grab(self, region: Rect) -> np.ndarray:
+        shown = self.desk.after if "Escape" in self.desk.keys else self.desk.before
+        return shown[region.top:region.bottom, region.left:region.right].copy()
+
+    def close(self) -> None:
+        pass
+
+
+class Desk:
+    """A desktop backend as native Wayland under mutter is to the guard: no X server, no
+    window list, the whole screen's frames, keys to the focused window."""
+
+    x11 = None
+    window_list = None
+    name = "scripted"
+    display = "scripted"
+
+    def __init__(self, before: np.ndarray, after: np.ndarray) -> None:
+        self.before, self.after, self.keys = before, after, []
+
+    def screen(self) -> DialogScreen:
+        return DialogScreen(self)
+
+    def key(self, combo: str) -> None:
+        self.keys.append(combo)
+
+
+def on_canvas(frame: np.ndarray, shape=(800, 1000)) -> np.ndarray:
+    canvas = np.full((*shape, 3), (74, 46, 17), np.uint8)   # the desktop's background
+    canvas[:frame.shape[0], :frame.shape[1]] = frame[:shape[0], :shape[1]]
+    return canvas
+
+
+BOARD_50 = FIXTURES / "gnome-mines" / "bgcolors-gm50-16x16-810x656-fresh.png"
+
+
+def test_a_new_run_closes_the_dialog_with_escape_and_finds_the_board():
+    """The guard of a new run (``WindowGuard.locate`` on the whole screen): the dialog is seen,
+    Escape pressed, and the board that shows then is the game's; no click."""
+    from minebot.vision import Reader
+    desk = Desk(on_canvas(frame_with_dialog()), on_canvas(cv2.imread(str(BOARD_50))))
+    guard = WindowGuard(desk, GnomeMinesUI(), settle_timeout=0.5)
+    reader = Reader()
+    guard.locate(reader.read)
+    assert desk.keys == ["Escape"]
+    assert reader.read(guard.frames.grab()).board.shape == (16, 16)
+
+
+def test_a_dialog_that_stays_stops_the_run_with_its_frame_saved(tmp_path):
+    from minebot.vision import Reader
+    with_dialog = on_canvas(frame_with_dialog())
+    desk = Desk(with_dialog, with_dialog)
+    guard = WindowGuard(desk, GnomeMinesUI(), settle_timeout=0.5, frames_dir=tmp_path)
+    with pytest.raises(NoGameError) as stop:
+        guard.locate(Reader().read)
+    assert desk.keys == ["Escape"]
+    message = str(stop.value)
+    assert "\n" not in message and "dialog hides its board" in message
+    assert stop.value.exit_code == EXIT_NO_GAME
+    assert stop.value.frame is not None and np.array_equal(cv2.imread(str(stop.value.frame)), with_dialog)
+
+
+def test_no_dialog_no_key():
+    """A screen with neither board nor dialog: the usual stop, and no key was pressed."""
+    from minebot.vision import Reader
+    empty = on_canvas(np.zeros((1, 1, 3), np.uint8))
+    desk = Desk(empty, empty)
+    with pytest.raises(NoGameError, match="no board on the whole screen"):
+        WindowGuard(desk, GnomeMinesUI(), settle_timeout=0.5).locate(Reader().read)
+    assert desk.keys == []
