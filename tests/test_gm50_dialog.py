@@ -147,3 +147,16 @@ def test_no_dialog_no_key():
     with pytest.raises(NoGameError, match="no board on the whole screen"):
         WindowGuard(desk, GnomeMinesUI(), settle_timeout=0.5).locate(Reader().read)
     assert desk.keys == []
+
+
+def test_a_closed_dialog_with_no_board_after_it_says_so(tmp_path):
+    """Escape closed the dialog but no board showed (the level chooser, say): the stop says the
+    dialog went and no board came, not that the dialog stayed."""
+    from minebot.vision import Reader
+    chooser = on_canvas(cv2.imread(str(FIXTURES / "gnome-mines" / "screens" / "classic-810x656-chooser.png")))
+    desk = Desk(on_canvas(frame_with_dialog()), chooser)
+    guard = WindowGuard(desk, GnomeMinesUI(), settle_timeout=0.5, frames_dir=tmp_path)
+    with pytest.raises(NoGameError, match="was closed, and then no board showed") as stop:
+        guard.locate(Reader().read)
+    assert "\n" not in str(stop.value)
+    assert np.array_equal(cv2.imread(str(stop.value.frame)), chooser)

@@ -112,19 +112,24 @@ class WindowGuard:
         for combo in self.ui.close_keys:
             self.backend.key(combo)
         deadline = time.monotonic() + DIALOG_CLOSE_WAIT
+        last, problem = frame, "no board"
         while time.monotonic() < deadline:
             time.sleep(0.1)
+            last = self.frames.grab()
             try:
-                read(self.frames.grab())
+                read(last)
                 return
             except UnmatchedCellsError:
                 return   # a board is there (read again, with retries, by observe)
-            except NoGameError:
-                continue
-        saved = save_frame(frame, self.frames_dir, "dialog") if self.frames_dir else None
-        raise NoGameError(f"a {self.ui.name} dialog hides its board and did not close on "
-                          f"{'+'.join(self.ui.close_keys)}: close it and run again"
-                          + (f" (frame saved to {saved})" if saved else ""), saved)
+            except NoGameError as exc:
+                problem = str(exc)
+        stays = self.ui.shows_hiding_dialog(last)
+        saved = save_frame(last, self.frames_dir, "dialog") if self.frames_dir else None
+        what = (f"a {self.ui.name} dialog hides its board and did not close on "
+                f"{'+'.join(self.ui.close_keys)}: close it and run again" if stays else
+                f"a {self.ui.name} dialog over its board was closed, and then no board showed "
+                f"on the whole screen ({problem}): start a game and run again")
+        raise NoGameError(what + (f" (frame saved to {saved})" if saved else ""), saved)
 
     def find_listed(self) -> ListedWindow | None:
         """Where the compositor lists windows (sway) and there is no X11 window to play: the
