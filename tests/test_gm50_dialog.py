@@ -21,7 +21,7 @@ from minebot.games.gnome_mines.ui import ADWAITA_ACCENTS_BGR, GnomeMinesUI, sugg
 from minebot.games.interfaces import ui_for
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-CONGRATULATIONS = FIXTURES / "gnome-mines" / "screens" / "bgcolors-gm50-8x8-810x656-congratulations"
+CONGRATULATIONS = FIXTURES / "gnome-mines" / "dialogs" / "bgcolors-gm50-8x8-810x656-congratulations"
 
 
 def frame_with_dialog() -> np.ndarray:
