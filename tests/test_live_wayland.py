@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 
 import pytest
 from test_live import (
@@ -133,3 +134,43 @@ def test_hint_says_there_is_no_overlay_and_once_works(desktop, tmp_path):
     """GNOME on Wayland lets no client draw over another: `minebot hint` says so (exit 5) and
     names what works; `hint --once --text` and `--once --png` read the game from the cast."""
     hint_has_no_overlay_and_once_works(desktop, tmp_path, "no overlay")
+
+
+def _gnome_mines_48_or_later() -> bool:
+    from minebot.sandbox.mines import installed_version
+    version = installed_version()
+    return version is not None and version[0] >= 48
+
+
+@pytest.mark.skipif(not _gnome_mines_48_or_later(),
+                    reason="GNOME Mines 48 and later (libadwaita): 40.1's Congratulations is a "
+                           "GTK 3 window of its own, not this dialog")
+def test_minebot_play_right_after_a_win_with_congratulations_open(desktop, play, tmp_path):  # noqa: F811
+    """A user starts `minebot play` right after winning a game: a beginner game is won, GNOME
+    Mines 50 draws "Congratulations!" inside its window over the dimmed board (a first win is
+    always a top-10 time), the LiveGame that won is dropped with the dialog open, and a fresh
+    `minebot play` (its own process, nothing known of the last game) must see the dialog on
+    the screen, close it and play a new game, every click inside the board it read."""
+    import cv2
+    _, game = play("beginner", (810, 656))
+    win_a_game(game)
+    shown = game.await_board_change(game.won_frame, game.won_px, 3.0)
+    time.sleep(0.5)   # the dialog's fade-in
+    frame = game.grab()
+    cv2.imwrite(str(tmp_path / "congratulations.png"), frame)
+    game.close()
+    assert shown, "no \"Congratulations!\" over the won board"
+    log = tmp_path / "games.jsonl"
+    clicks = tmp_path / "clicks.jsonl"
+    out = subprocess.run(
+        [sys.executable, "-m", "minebot", "play", "--games", "1", "--log", str(log),
+         "--click-log", str(clicks)],
+        env=desktop.env(), capture_output=True, text=True, timeout=180, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr[-2000:]
+    (record,) = [json.loads(line) for line in log.read_text().splitlines()]
+    assert record["result"] in ("won", "lost")
+    made = [json.loads(line) for line in clicks.read_text().splitlines()]
+    assert made
+    for c in made:
+        left, top, right, bottom = c["bounds"]
+        assert left <= c["x"] < right and top <= c["y"] < bottom, c

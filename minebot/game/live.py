@@ -133,7 +133,8 @@ class LiveGame(Game):
         self.won_frame: np.ndarray | None = None
         self.won_px: tuple[int, int, int, int] | None = None
         self.guard = WindowGuard(self.backend, ui, window_id=window_id, use_window=use_window,
-                                 cover_wait=cover_wait, settle_timeout=settle_timeout)
+                                 cover_wait=cover_wait, settle_timeout=settle_timeout,
+                                 frames_dir=self.frames_dir)
         self.guard.locate(self.reader.read)
         # Some window managers drop a click that comes too soon after the previous one (see
         # PACED_WMS): there, each move waits until the previous one shows on screen.

@@ -276,6 +276,13 @@ class GameUI(ABC):
         listing.focus(main)
         return True
 
+    def shows_hiding_dialog(self, frame: np.ndarray) -> bool:
+        """Whether ``frame``, on which no board was found, shows one of the game's own dialogs
+        drawn over its board (closed by ``close_keys``). Why: where windows cannot be listed
+        a new run knows the game only by its board, and a dialog left open by the game before
+        hides it. Default: the game draws none."""
+        return False
+
     def close_unlisted_dialogs(self, live: GameHost) -> bool:
         """Where windows cannot be listed (native Wayland): close a dialog known only by what
         it does to the screen; True if one was closed. Default: the game has none."""

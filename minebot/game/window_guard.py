@@ -15,6 +15,7 @@ minus the shadow margins GTK draws around it, ``_GTK_FRAME_EXTENTS``), or of the
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Callable
 
 import numpy as np
@@ -26,6 +27,10 @@ from ..backends.x11.window import Rect, WindowInfo
 from ..errors import NoGameError
 from ..games.interfaces import game_windows
 from .points import board_rect
+from .saved_frames import save_frame
+
+DIALOG_CLOSE_WAIT = 3.0
+"""Seconds a dialog that hid the board is given to go once its close keys were pressed."""
 
 
 class WindowGuard:
@@ -33,15 +38,18 @@ class WindowGuard:
     play the board found on the whole screen), its frames, and the checks before a click.
 
     ``cover_wait``: seconds a window lying on the board may stay before play stops.
+    ``frames_dir``: where the frame is saved when a dialog hides the board for good.
     ``close()`` closes the frames (idempotent); the backend belongs to the caller.
     """
 
     def __init__(self, backend, ui, *, window_id: int | None = None, use_window: bool = True,
-                 cover_wait: float = 3.0, settle_timeout: float = 2.0) -> None:
+                 cover_wait: float = 3.0, settle_timeout: float = 2.0,
+                 frames_dir: Path | None = None) -> None:
         self.backend, self.ui = backend, ui
         self.x11 = backend.x11          # None where clients cannot list windows
         self.window_id, self.use_window = window_id, use_window
         self.cover_wait, self.settle_timeout = cover_wait, settle_timeout
+        self.frames_dir = frames_dir    # where a frame that stops play is saved
         self.window: WindowInfo | None = None   # None when playing the whole screen
         self.frames: FrameSource | None = None
         self.screen: ScreenCapture | None = None   # the whole screen's capture, without a window
@@ -73,11 +81,16 @@ class WindowGuard:
         self.screen = self.backend.screen()
         self.frames = FrameSource(self.screen, self.screen.rect, self.settle_timeout)
         from ..vision.reader import UnmatchedCellsError
+        frame = self.frames.grab()
         try:
-            read(self.frames.grab())
+            read(frame)
         except UnmatchedCellsError:
             pass   # a board is there (read again, with retries, by observe)
         except NoGameError as exc:
+            # keys only where they reach the game: no X server to send them to another window
+            if x11 is None and self.ui.shows_hiding_dialog(frame):
+                self.close_hiding_dialog(read, frame)
+                return
             listing = self.backend.window_list
             where = ("window search off" if not self.use_window else f"no {self.ui.name} window"
                      if x11 is not None else
@@ -88,6 +101,35 @@ class WindowGuard:
             raise NoGameError(f"{where} on display {self.backend.display}, and no board on the "
                               f"whole screen either ({exc}). Start the game first, or run "
                               "`minebot demo` for a private one.") from None
+
+    def close_hiding_dialog(self, read: Callable[[np.ndarray], object], frame: np.ndarray) -> None:
+        """The whole screen shows the game's own dialog over its board (``GameUI.
+        shows_hiding_dialog``: GNOME Mines 50's "Congratulations!" left open by the game just
+        won): press the game's ``close_keys`` (keys only: the board under the dialog was never
+        read, so nothing may be clicked) and wait up to ``DIALOG_CLOSE_WAIT`` seconds for a
+        board to read. Where none comes, stop, the frame with the dialog saved."""
+        from ..vision.reader import UnmatchedCellsError
+        for combo in self.ui.close_keys:
+            self.backend.key(combo)
+        deadline = time.monotonic() + DIALOG_CLOSE_WAIT
+        last, problem = frame, "no board"
+        while time.monotonic() < deadline:
+            time.sleep(0.1)
+            last = self.frames.grab()
+            try:
+                read(last)
+                return
+            except UnmatchedCellsError:
+                return   # a board is there (read again, with retries, by observe)
+            except NoGameError as exc:
+                problem = str(exc)
+        stays = self.ui.shows_hiding_dialog(last)
+        saved = save_frame(last, self.frames_dir, "dialog") if self.frames_dir else None
+        what = (f"a {self.ui.name} dialog hides its board and did not close on "
+                f"{'+'.join(self.ui.close_keys)}: close it and run again" if stays else
+                f"a {self.ui.name} dialog over its board was closed, and then no board showed "
+                f"on the whole screen ({problem}): start a game and run again")
+        raise NoGameError(what + (f" (frame saved to {saved})" if saved else ""), saved)
 
     def find_listed(self) -> ListedWindow | None:
         """Where the compositor lists windows (sway) and there is no X11 window to play: the

@@ -46,6 +46,52 @@ _TRANSIENT_BGR = np.array([[0xCF, 0xD7, 0xD3], [0x85, 0x8A, 0x88]], dtype=np.uin
 """GNOME Mines' hover (#d3d7cf) and pressed (#888a85) tile colours, as BGR."""
 
 
+ADWAITA_ACCENTS_BGR = np.array([
+    [0xE4, 0x84, 0x35], [0xA4, 0x90, 0x21], [0x4A, 0x94, 0x3A], [0x00, 0x88, 0xC8],
+    [0x00, 0x5B, 0xED], [0x42, 0x2D, 0xE6], [0x99, 0x61, 0xD5], [0xAC, 0x41, 0x91],
+    [0x83, 0x83, 0x6F]], dtype=np.int16)
+"""libadwaita's accent colours (blue, the default, then teal, green, yellow, orange, red, pink,
+purple, slate), as BGR: the fill of a dialog's suggested button ("New Game")."""
+
+ACCENT_TOLERANCE = 16
+"""Largest channel difference of a pixel counted as an accent colour (the pill's fill came
+through mutter's cast exactly; its anti-aliased rim does not count)."""
+
+
+def suggested_pill(frame: np.ndarray) -> tuple[int, int, int, int] | None:
+    """The box (x, y, w, h) of a libadwaita dialog's suggested button on ``frame``, or None.
+
+    Why this is what a "Congratulations!" over the board is known by: GNOME Mines 50 draws it
+    inside its window (libadwaita's floating dialog) over the board, which then no longer
+    reads; its "New Game" is a pill filled with the desktop's accent colour, which nothing of
+    the game's own window (tiles, counter, header bar, chooser cards) is drawn in. The pill:
+    one blob of one accent colour, 20 px tall or more, two to six times as wide as tall and
+    mostly filled (its label is the hole), with an even band of the dialog's own background
+    just above it."""
+    import cv2
+    # every 4th pixel of every 4th row first: a pill (480 px or more) leaves 20 or more there
+    sample = frame[::4, ::4, :3].astype(np.int16)
+    near = np.abs(sample[:, :, None, :] - ADWAITA_ACCENTS_BGR).max(axis=3) <= ACCENT_TOLERANCE
+    present = ADWAITA_ACCENTS_BGR[near.sum(axis=(0, 1)) >= 20]
+    if not len(present):
+        return None
+    img = frame[:, :, :3].astype(np.int16)
+    for accent in present:
+        mask = (np.abs(img - accent).max(axis=2) <= ACCENT_TOLERANCE).astype(np.uint8)
+        count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        for x, y, w, h, area in stats[1:count]:
+            if h < 20 or not 2 * h <= w <= 6 * h or area < 0.6 * w * h:
+                continue
+            band = img[max(0, y - h // 2):max(0, y - 4), x:x + w].reshape(-1, 3).astype(np.int32)
+            if len(band) < w * 4:
+                continue
+            keys = (band[:, 0] << 16) | (band[:, 1] << 8) | band[:, 2]
+            _, counts = np.unique(keys, return_counts=True)
+            if counts.max() >= 0.9 * len(keys):
+                return int(x), int(y), int(w), int(h)
+    return None
+
+
 class GnomeMinesUI(GameUI):
     """GNOME Mines (the game once called Gnomine)."""
 
@@ -61,6 +107,12 @@ class GnomeMinesUI(GameUI):
         flat = inner.reshape(-1, 3)
         hits = (flat[:, None, :] == _TRANSIENT_BGR[None, :, :]).all(axis=2).any(axis=1)
         return bool(hits.mean() > 0.9)
+
+    def shows_hiding_dialog(self, frame: np.ndarray) -> bool:
+        """A libadwaita dialog of the game over its board (``suggested_pill``): GNOME Mines 50's
+        "Congratulations!" left open after a win, or its "start a new game?"; Escape (the
+        ``close_keys``) closes either."""
+        return suggested_pill(frame) is not None
 
     # -- games --------------------------------------------------------------------------
     def start(self, live: GameHost, level: str | None,
