@@ -25,10 +25,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                "$MINEBOT_TEMPLATES, ~/.local/share/minebot/templates (where 'minebot calibrate'\n"
                "writes) and the repository's templates/ folder.\n\n"
                "exit codes: 0 ok; 2 bad input (not an image, bad template set, cells that match\n"
-               "no template: they are named and their crops saved); 4 no board in the image\n"
-               "(the screen's state, e.g. paused or chooser, is still printed with --json), or a\n"
-               "board that two games fit about equally, neither's mine counter in view: both are\n"
-               "named, and --game reads it as the one it is.")
+               "no template: they are named and their crops saved, or cells that each match but\n"
+               "make a board no game can show, as another game's or theme's looks may); 4 no\n"
+               "board in the image (the screen's state, e.g. paused or chooser, is still printed\n"
+               "with --json), or a board that two games fit about equally, neither's mine\n"
+               "counter in view: both are named, and --game reads it as the one it is.")
     p.add_argument("image", help="screenshot file (PNG, JPEG, ...)")
     p.add_argument("--json", action="store_true",
                    help='print {"rows", "cols", "mines", "state", "board", "board_px", ...}')
@@ -48,7 +49,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from ..vision import AmbiguousGameError, NoBoardError, Reader, UnmatchedCellsError, load_image
+    from ..vision import (
+        AmbiguousGameError,
+        ImplausibleBoardError,
+        NoBoardError,
+        Reader,
+        UnmatchedCellsError,
+        load_image,
+    )
 
     if args.mines is not None and args.mines < 0:
         raise BadInputError(f"--mines {args.mines}: must be >= 0")
@@ -66,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
         raise NoBoardError(f"{args.image}: {exc}", exc.state) from None
     except AmbiguousGameError as exc:
         raise AmbiguousGameError(f"{args.image}: {exc}", exc.games) from None
+    except ImplausibleBoardError as exc:
+        raise ImplausibleBoardError(f"{args.image}: {exc}", exc.cells, None) from None
     except UnmatchedCellsError as exc:
         unsaved = "; their crops could not be saved" if args.crops and exc.crops_dir is None else (
             "" if args.crops else " (--crops DIR saves their crops)")

@@ -9,6 +9,7 @@ with clear errors.
 from .image import load_image
 from .reader import (
                      AmbiguousGameError,
+                     ImplausibleBoardError,
                      NoBoardError,
                      Reader,
                      Reading,
@@ -17,4 +18,4 @@ from .reader import (
 )
 
 __all__ = ["Reader", "Reading", "read_image", "load_image", "NoBoardError", "UnmatchedCellsError",
-           "AmbiguousGameError"]
+           "ImplausibleBoardError", "AmbiguousGameError"]

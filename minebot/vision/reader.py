@@ -29,6 +29,7 @@ from .grids import align, locate_board, touching
 from .image import as_frame, load_image
 from .locate import Grid
 from .numbers import NumberReader, tile_colours
+from .plausible import implausible
 from .screens import screen_state
 from .sevenseg import read_seven_segment
 from .templates import Match, TemplateSet, available_sets, match
@@ -70,6 +71,13 @@ class UnmatchedCellsError(BadInputError):
         self.cells = cells
         self.crops_dir = crops_dir
         super().__init__(message)
+
+
+class ImplausibleBoardError(UnmatchedCellsError):
+    """Every cell matched a look, but together they make a board no game can show
+    (``plausible``): the looks are not this frame's (another game's or theme's, forced by
+    ``--game`` or ``--templates``), so the read is refused rather than trusted. A subclass of
+    ``UnmatchedCellsError``: a live read retries it like cells it could not match."""
 
 
 class NoBoardError(NoGameError):
@@ -525,6 +533,18 @@ class Reader:
             # player had marked "?" as the "?" (GNOME Mines: classic draws the same tile, default
             # its "?", a flag with a small "?", on the flagged tile's grey): those are flags.
             codes = np.where(marked, np.int8(Cell.FLAG), codes)
+        wrong = implausible(codes, unsure)
+        if wrong is not None:
+            if not self._fixed:
+                self._current = None
+            self.forget()
+            shown = ", ".join(f"{r},{c}" for r, c in wrong.cells[:12]) + (
+                " ..." if len(wrong.cells) > 12 else "")
+            raise ImplausibleBoardError(
+                f"the {grid.cols}x{grid.rows} board read as {self._game.title} with set "
+                f"{tset.name!r} is impossible: {wrong.reason}" + (f" (row,col: {shown})" if shown else "")
+                + ". The looks do not fit this frame: name the right game (--game) or set "
+                "(--templates), or teach this look with 'minebot calibrate'.", wrong.cells, None)
         if counter is not None and counter[0] != int(np.isin(codes, (Cell.FLAG, Cell.WRONG_FLAG)).sum()):
             counter = None      # its flag count disagrees with the flags on the board: a misread
         mines = self.mines_override if self.mines_override is not None else (
@@ -670,4 +690,4 @@ def read_image(frame_or_path, templates: str | None = None, mines: int | None = 
 
 
 __all__ = ["Reader", "Reading", "read_image", "load_image", "infer_state", "CELL_CHARS",
-           "UnmatchedCellsError", "NoBoardError", "AmbiguousGameError"]
+           "UnmatchedCellsError", "ImplausibleBoardError", "NoBoardError", "AmbiguousGameError"]
