@@ -71,7 +71,9 @@ class GridGeometry:
     ``pitch``: the fixed distance between cell origins in pixels, or None when the board is
     scaled to the window; ``line``: the width of the lines between cells (0 when cells touch
     or when the gaps vary); ``min_cols``/``min_rows``: the smallest board the game offers
-    (a smaller lattice is not this game's board).
+    (a smaller lattice is not this game's board); ``dotted``: the game draws some cell sides
+    as dotted lines, with dots this many pixels apart at most (Ace of Penguins' open cells),
+    which the lattice locator joins into solid sides (0: every side is drawn solid).
     """
 
     kind: GridKind
@@ -79,6 +81,7 @@ class GridGeometry:
     line: int = 0
     min_cols: int = 4
     min_rows: int = 4
+    dotted: int = 0
 
 
 class CounterKind(Enum):

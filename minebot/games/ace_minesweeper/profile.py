@@ -36,7 +36,7 @@ PROFILE = GameProfile(
     name="ace-minesweeper",
     title="Ace of Penguins' minesweeper",
     window=WINDOW,
-    grid=GridGeometry(GridKind.BEVELLED, pitch=None, line=0, min_cols=8, min_rows=8),
+    grid=GridGeometry(GridKind.BEVELLED, pitch=None, line=0, min_cols=8, min_rows=8, dotted=5),
     templates=("ace-minesweeper",),
     rules=Rules.UNPROTECTED,
     counter=CounterKind.NONE,
