@@ -61,6 +61,7 @@ def test_every_screenshot_reads_exactly_and_is_named_ace(stem):
     assert reading.game == "ace-minesweeper"
     assert reading.board.rows_text() == truth.rows_text()
     assert reading.board.state is truth.state
+    assert reading.board.mines == truth.mines      # the size gives the total (FIXED_TOTALS)
     meta = json.loads((ACE / f"{stem}.json").read_text())
     left, top, right, bottom = reading.board_px
     pitch = meta["cell_pitch"]

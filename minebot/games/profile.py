@@ -95,6 +95,9 @@ class CounterKind(Enum):
     STATUS_BAR = "status-bar"
     """A status bar under the board that shows "F/T" or "F / T" after a word (F = flags
     placed, T = total): KMines' "Mines: 2/10", Simon Tatham's Mines' "Marked: 2 / 10"."""
+    FIXED_TOTALS = "fixed-totals"
+    """No count is read from the frame, but every board size the game offers has one mine
+    total, which the profile's ``totals`` declare (Ace of Penguins': 8x8 always has 6)."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +121,8 @@ class GameProfile:
     rules: Rules
     counter: CounterKind
     no_guess: bool = False
+    totals: tuple[tuple[int, int, int], ...] = ()
+    """(rows, cols, mines) of every board a ``CounterKind.FIXED_TOTALS`` game offers."""
 
     def __str__(self) -> str:
         return self.name

@@ -15,8 +15,9 @@ Facts from DJ Delorie's ``minesweeper.c`` and from running Debian's 1.5~rc2 unde
 - Marks: the right button cycles covered -> flag -> "?" -> covered. At a loss the mine hit is
   shown on red, the other mines under covered cells on the open green, wrong flags crossed; a
   mine under a "?" stays a "?".
-- Counter: three yellow digits at the top left (mines minus flags); the penguin in the middle
-  starts a new game when clicked, as do ``r`` and F2.
+- Counter: three yellow digits at the top left (mines minus flags), not read: the board's size
+  gives its mine total (``CounterKind.FIXED_TOTALS``). The penguin in the middle starts a new
+  game when clicked, as do ``r`` and F2.
 """
 
 from __future__ import annotations
@@ -39,5 +40,6 @@ PROFILE = GameProfile(
     grid=GridGeometry(GridKind.BEVELLED, pitch=None, line=0, min_cols=8, min_rows=8, dotted=5),
     templates=("ace-minesweeper",),
     rules=Rules.UNPROTECTED,
-    counter=CounterKind.NONE,
+    counter=CounterKind.FIXED_TOTALS,
+    totals=tuple((size, size, mines) for size, mines, _ in BOARDS.values()),
 )
