@@ -8,7 +8,7 @@ from minebot.rules import RULES
 
 
 def test_every_profile_is_registered_under_its_name_with_known_rules():
-    assert set(games.PROFILES) == {"gnome-mines", "xdemineur", "kmines", "sgt-mines"}
+    assert set(games.PROFILES) == {"gnome-mines", "xdemineur", "kmines", "sgt-mines", "ace-minesweeper"}
     for name, profile in games.PROFILES.items():
         assert games.get(name) is profile
         assert profile.rules in RULES
@@ -16,6 +16,7 @@ def test_every_profile_is_registered_under_its_name_with_known_rules():
         assert games.for_template_set(profile.templates[0]) is profile
     assert games.get("xdemineur").rules == "preopened"
     assert games.get("kmines").rules == "zero"
+    assert games.get("ace-minesweeper").rules == "unprotected"
     assert games.get("sgt-mines").rules == "zero" and games.get("sgt-mines").no_guess
     assert not any(p.no_guess for p in games.PROFILES.values() if p.name != "sgt-mines")
 

@@ -44,6 +44,8 @@ from minebot.backends.frames import FrameSource  # noqa: E402
 from minebot.backends.x11.capture import Screen  # noqa: E402
 from minebot.board import CELL_CHARS, Board, Cell, neighbour_count  # noqa: E402
 from minebot.errors import DesktopError  # noqa: E402
+from minebot.games.ace_minesweeper.launcher import AceMinesweeper  # noqa: E402
+from minebot.games.ace_minesweeper.profile import BOARDS as ACE_BOARDS  # noqa: E402
 from minebot.games.kmines.launcher import KMines  # noqa: E402
 from minebot.games.kmines.profile import LEVELS as KMINES_LEVELS  # noqa: E402
 from minebot.games.sgt_mines.launcher import SgtMines  # noqa: E402
@@ -794,6 +796,46 @@ SGT_SERIES = [(9, 9, 10, (240, 302)), (16, 16, 40, (560, 620)), (30, 16, 99, (90
 """Simon Tatham's Mines, taught (``--only sgt``): the three usual boards, at the game's own size
 (20 px tiles) and larger windows."""
 
+# -- Ace of Penguins' minesweeper -----------------------------------------------------------------
+
+ACE_ORIGINS = {"1": (10, 36), "2": (4, 30), "3": (9, 35), "4": (9, 35)}
+"""Window coordinates of the first cell per board key, measured: the covered sprite cut from
+the game's own sprite sheet (``tools/ace_sprites.py``) matches the screen pixel for pixel at
+exactly these origins plus multiples of the cell size."""
+
+
+def record_ace(out: Path, rng: random.Random, key: str, stem_suffix: str = "",
+               only: tuple[str, ...] | None = None, n_question: int = 1) -> list[str]:
+    """One game of Ace of Penguins' minesweeper on the board of key ``key``, played with random
+    clicks until it is lost (fresh, mid and lost frames).
+
+    The mines are armed before the first click, so a game lost before the mid-game frame is
+    thrown away and another one played. A mine under a "?" stays a "?" at a loss, so the "?"
+    cell's truth comes from the count: the loss must show as many mines (changed covered cells,
+    flags left standing, the mine hit) as the game has, which holds only when the "?" is not a
+    mine; a game where it is is thrown away too."""
+    n, mines, size = ACE_BOARDS[key]
+    for attempt in range(12):
+        with Session(lambda d: AceMinesweeper(d, key=key)) as s:
+            x0, y0 = ACE_ORIGINS[key]
+            geo = Geometry(x0, y0, size, n, n)
+            first = s.grab(0.3)
+            covered = geo.crop(first, 0, 0)
+            game = Game(geo, mines, covered)
+            if not game.looks_covered(first).all():
+                raise DesktopError("the fresh board is not all covered tiles at the measured geometry")
+            try:
+                play_to_loss(s, game, rng, first, mid_after=0.3, mid_clicks=2, n_flags=2,
+                             n_question=n_question, near=True)
+                meta = {"game": f"ace-minesweeper {version_of('ace-of-penguins')}", "theme": "built-in",
+                        "board_key": key, **s.where(), "clicks": game.clicks}
+                w = s.window.rect
+                return write_game(out, f"ace-{n}x{n}-{mines}-{w.width}x{w.height}{stem_suffix}", game, meta, only)
+            except DesktopError as exc:
+                print(f"ace-minesweeper {key} attempt {attempt + 1}: {exc}", flush=True)
+    raise DesktopError(f"ace-minesweeper {key}: no good game in 12 attempts")
+
+
 SGT_MORE = [(16, 16, 40, (400, 470)), (30, 16, 99, (1200, 700)), (9, 9, 10, (360, 420))]
 """Simon Tatham's Mines never taught (``--only sgt --more``): other tile sizes."""
 
@@ -833,7 +875,7 @@ never taught."""
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, default=ROOT / "fixtures")
-    ap.add_argument("--only", choices=("xdemineur", "kmines", "sgt"))
+    ap.add_argument("--only", choices=("xdemineur", "kmines", "sgt", "ace"))
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--more", action="store_true",
                     help="record the second series instead: other board and window sizes (the "
@@ -857,6 +899,12 @@ def main(argv: list[str] | None = None) -> int:
             for theme, level, window in MARKS_SERIES:
                 record_kmines(args.out / "kmines", rng, theme, level, window, only=("mid", "lost"),
                               suffix="-marks", **marks)
+        return 0
+    if args.only == "ace":
+        for key in ("1", "2", "3", "4"):
+            record_ace(args.out / "ace-minesweeper", rng, key)
+            if args.more:
+                record_ace(args.out / "ace-minesweeper", rng, key, stem_suffix="-b", only=("mid", "lost"))
         return 0
     if args.only == "sgt":
         series = SGT_MORE if args.more else SGT_SIZES if args.sizes else SGT_SERIES

@@ -17,10 +17,10 @@ from __future__ import annotations
 from types import ModuleType
 
 from ..errors import BadInputError
-from . import gnome_mines, kmines, sgt_mines, user, xdemineur
+from . import ace_minesweeper, gnome_mines, kmines, sgt_mines, user, xdemineur
 from .profile import CounterKind, GameProfile, GridGeometry, GridKind, WindowMatch
 
-FOLDERS: tuple[ModuleType, ...] = (gnome_mines, xdemineur, kmines, sgt_mines)
+FOLDERS: tuple[ModuleType, ...] = (gnome_mines, xdemineur, kmines, sgt_mines, ace_minesweeper)
 """The registry: every game's folder, in the order games are looked for (the first is the
 default). A folder's ``__init__`` gives its ``PROFILE``; nothing else is listed anywhere."""
 

@@ -71,7 +71,9 @@ class GridGeometry:
     ``pitch``: the fixed distance between cell origins in pixels, or None when the board is
     scaled to the window; ``line``: the width of the lines between cells (0 when cells touch
     or when the gaps vary); ``min_cols``/``min_rows``: the smallest board the game offers
-    (a smaller lattice is not this game's board).
+    (a smaller lattice is not this game's board); ``dotted``: the game draws some cell sides
+    as dotted lines, with dots this many pixels apart at most (Ace of Penguins' open cells),
+    which the lattice locator joins into solid sides (0: every side is drawn solid).
     """
 
     kind: GridKind
@@ -79,6 +81,7 @@ class GridGeometry:
     line: int = 0
     min_cols: int = 4
     min_rows: int = 4
+    dotted: int = 0
 
 
 class CounterKind(Enum):
@@ -92,6 +95,9 @@ class CounterKind(Enum):
     STATUS_BAR = "status-bar"
     """A status bar under the board that shows "F/T" or "F / T" after a word (F = flags
     placed, T = total): KMines' "Mines: 2/10", Simon Tatham's Mines' "Marked: 2 / 10"."""
+    FIXED_TOTALS = "fixed-totals"
+    """No count is read from the frame, but every board size the game offers has one mine
+    total, which the profile's ``totals`` declare (Ace of Penguins': 8x8 always has 6)."""
 
 
 @dataclass(frozen=True)
@@ -115,6 +121,8 @@ class GameProfile:
     rules: Rules
     counter: CounterKind
     no_guess: bool = False
+    totals: tuple[tuple[int, int, int], ...] = ()
+    """(rows, cols, mines) of every board a ``CounterKind.FIXED_TOTALS`` game offers."""
 
     def __str__(self) -> str:
         return self.name

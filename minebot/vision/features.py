@@ -58,13 +58,44 @@ def grid_patches(frame: np.ndarray, x0: np.ndarray, x1: np.ndarray, y0: np.ndarr
     xe = _edges(ix + cut_x, ix + wx - cut_x, size)            # (cols, size+1)
     ye = _edges(iy + cut_y, iy + wy - cut_y, size)            # (rows, size+1)
     rows, cols = len(y0), len(x0)
-    # two takes (whole rows, then columns), not one 2-D fancy index: same values, ~4x faster
-    s = ii.take(ye.reshape(-1), axis=0).take(xe.reshape(-1), axis=1)  # (rows*(size+1), cols*(size+1), 3)
-    s = s.reshape(rows, size + 1, cols, size + 1, 3)
-    sums = s[:, 1:, :, 1:] - s[:, :-1, :, 1:] - s[:, 1:, :, :-1] + s[:, :-1, :, :-1]
-    area = (np.diff(ye, axis=1)[:, :, None, None] * np.diff(xe, axis=1)[None, None, :, :])
+    if (wx - 2 * cut_x).min() >= size and (wy - 2 * cut_y).min() >= size:
+        # two takes (whole rows, then columns), not one 2-D fancy index: same values, ~4x faster
+        s = ii.take(ye.reshape(-1), axis=0).take(xe.reshape(-1), axis=1)  # (rows*(size+1), cols*(size+1), 3)
+        s = s.reshape(rows, size + 1, cols, size + 1, 3)
+        sums = s[:, 1:, :, 1:] - s[:, :-1, :, 1:] - s[:, 1:, :, :-1] + s[:, :-1, :, :-1]
+        area = (np.diff(ye, axis=1)[:, :, None, None] * np.diff(xe, axis=1)[None, None, :, :])
+    else:
+        sums, area = _small_tile_sums(ii, ix + cut_x, ix + wx - cut_x, iy + cut_y, iy + wy - cut_y, size)
     patches = sums.astype(np.float32) / area[..., None].astype(np.float32)
     return np.ascontiguousarray(patches.transpose(0, 2, 1, 3, 4))
+
+
+def _small_tile_sums(ii: np.ndarray, xs: np.ndarray, xe: np.ndarray, ys: np.ndarray, ye: np.ndarray,
+                     size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Box sums and areas for tiles narrower than ``size`` pixels inside their inset (Ace of
+    Penguins' 12 px cells): box k starts at the k-th of ``size`` even steps and is at least one
+    pixel wide, so pixels repeat but no box reaches past its tile. (Forcing the edges strictly
+    apart, as ``_edges`` does, would run the last boxes into the next cell, making a cell's
+    patch depend on its neighbour and a template crop, which has none, fail.)"""
+    steps = np.linspace(0.0, 1.0, size + 1)[:-1]
+
+    def boxes(start: np.ndarray, stop: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        lo = start[:, None] + np.floor((stop - start)[:, None] * steps[None, :] + 0.5).astype(np.intp)
+        lo = np.minimum(lo, (stop - 1)[:, None])
+        hi = np.maximum(np.append(lo[:, 1:], stop[:, None], axis=1), lo + 1)
+        return lo, hi
+
+    x_lo, x_hi = boxes(xs, xe)
+    y_lo, y_hi = boxes(ys, ye)
+    rows, cols = len(ys), len(xs)
+    top, bottom = ii.take(y_lo.reshape(-1), axis=0), ii.take(y_hi.reshape(-1), axis=0)
+
+    def corner(part: np.ndarray, x: np.ndarray) -> np.ndarray:
+        return part.take(x.reshape(-1), axis=1).reshape(rows, size, cols, size, 3)
+
+    sums = corner(bottom, x_hi) - corner(top, x_hi) - corner(bottom, x_lo) + corner(top, x_lo)
+    area = (y_hi - y_lo)[:, :, None, None] * (x_hi - x_lo)[None, None, :, :]
+    return sums, area
 
 
 def tile_patch(tile: np.ndarray, size: int = PATCH, inset: float = INSET) -> np.ndarray:

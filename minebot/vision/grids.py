@@ -40,7 +40,7 @@ def locate_board(frame: np.ndarray, profile: GameProfile | None = None, min_cell
         try:
             if kind is GridKind.TILES:
                 return locate(frame, min_cells=min_cells)
-            lattice = _lattice(frame, min_cells, cache)
+            lattice = _lattice(frame, min_cells, cache, profile.grid.dotted if profile is not None else 0)
             if profile is not None and (lattice.cols < profile.grid.min_cols
                                         or lattice.rows < profile.grid.min_rows):
                 raise NoGameError(f"a {lattice.cols}x{lattice.rows} lattice is smaller than any "
@@ -56,14 +56,14 @@ def locate_board(frame: np.ndarray, profile: GameProfile | None = None, min_cell
     raise error
 
 
-def _lattice(frame: np.ndarray, min_cells: int, cache: dict | None) -> Grid:
-    """``locate_lattice`` once per frame and ``min_cells`` when a cache is given."""
-    key = ("lattice", min_cells)
+def _lattice(frame: np.ndarray, min_cells: int, cache: dict | None, dotted: int = 0) -> Grid:
+    """``locate_lattice`` once per frame, ``min_cells`` and ``dotted`` when a cache is given."""
+    key = ("lattice", min_cells, dotted)
     if cache is not None and key in cache:
         found = cache[key]
     else:
         try:
-            found = locate_lattice(frame, min_cells=min_cells)
+            found = locate_lattice(frame, min_cells=min_cells, dotted=dotted)
         except NoGameError as exc:
             found = exc
         if cache is not None:

@@ -228,18 +228,24 @@ SIDE_SHARE = 0.5
 """A cell side is drawn when edges run along at least this share of it."""
 
 
-def locate_lattice(frame: np.ndarray, min_cells: int = 4, line: int = 0) -> Grid:
+def locate_lattice(frame: np.ndarray, min_cells: int = 4, line: int = 0, dotted: int = 0) -> Grid:
     """The lattice of touching cells in a BGR frame, or ``NoGameError``.
 
     After the pitch and the phases, every would-be cell of the lattice is checked on its own:
     it counts when edges run along all four of its sides. The board is the largest rectangle
     of such cells (a toolbar's edge that happens to lie on a lattice line has no cell sides
     across it, so it adds no row). ``line``: width of the lines between cells that belong to
-    no cell (xdemineur: 1), trimmed from each cell's right and bottom.
+    no cell (xdemineur: 1), trimmed from each cell's right and bottom. ``dotted``: the game
+    draws some cell sides as dotted lines (Ace of Penguins' open cells: one dot every 2 to 4
+    px), so edges are spread this many pixels along each line before the sides are measured,
+    joining the dots into the solid side they stand for.
     """
     h, w = frame.shape[:2]
     dx = _steps(frame[:, 1:], frame[:, :-1])          # (h, w-1): steps x -> x+1
     dy = _steps(frame[1:], frame[:-1])                # (h-1, w)
+    if dotted:
+        dx = cv2.dilate(dx.view(np.uint8), np.ones((dotted, 1), np.uint8)).view(bool)
+        dy = cv2.dilate(dy.view(np.uint8), np.ones((1, dotted), np.uint8)).view(bool)
     col_p, row_p = dx.mean(axis=0), dy.mean(axis=1)
     pitch = find_pitch(col_p, row_p, min_cells)
     if pitch is None:

@@ -578,6 +578,11 @@ class Reader:
             return flags, left + flags
         if self._game.counter is CounterKind.STATUS_BAR:
             return self._status_counter(frame, grid)
+        if self._game.counter is CounterKind.FIXED_TOTALS:
+            total = next((m for r, c, m in self._game.totals if (r, c) == (grid.rows, grid.cols)), None)
+            if total is None:
+                return None
+            return int(np.isin(codes, (Cell.FLAG, Cell.WRONG_FLAG)).sum()), total
         if self._game.counter is not CounterKind.FLAGS_OF_TOTAL:
             return None
         cache = self._counter_cache
