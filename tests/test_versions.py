@@ -21,3 +21,9 @@ def test_the_environment_names_python_and_the_system():
     env = environment()
     assert env["python"].count(".") == 2
     assert isinstance(env["packages"], dict)
+
+
+def test_every_registered_game_has_its_package_recorded():
+    from minebot import games
+    from minebot.sandbox.versions import game_packages
+    assert len(game_packages()) == len(games.NAMES)

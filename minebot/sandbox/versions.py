@@ -12,14 +12,30 @@ import platform
 import shutil
 import subprocess
 
-PACKAGES = ("gnome-mines", "kmines", "xdemineur", "sgt-puzzles", "mutter", "gnome-shell",
-            "sway", "kwin-wayland", "weston", "xvfb", "xwayland", "openbox", "metacity",
-            "pipewire", "xdg-desktop-portal")
-"""The games, compositors, window managers and servers minebot is measured with."""
+DESKTOP_PACKAGES = ("mutter", "gnome-shell", "sway", "kwin-wayland", "weston", "xvfb", "xwayland",
+                    "openbox", "metacity", "pipewire", "xdg-desktop-portal")
+"""The compositors, window managers and servers minebot is measured with."""
 
 
-def package_versions(names: tuple[str, ...] = PACKAGES) -> dict[str, str]:
-    """Installed package -> version, for those of ``names`` that are installed."""
+def game_packages() -> tuple[str, ...]:
+    """Every registered game's package, as its launcher (``PrivateGame.package``) names it."""
+    from .. import games
+    from .launchers import launcher
+    from .private_game import PrivateGame
+    found: list[str] = []
+    for name in games.NAMES:
+        for value in vars(launcher(name)).values():
+            if isinstance(value, type) and issubclass(value, PrivateGame) and value.package \
+                    and value.package not in found:
+                found.append(value.package)
+    return tuple(found)
+
+
+def package_versions(names: tuple[str, ...] | None = None) -> dict[str, str]:
+    """Installed package -> version, for those of ``names`` (default: the games' and the
+    desktops') that are installed."""
+    if names is None:
+        names = game_packages() + DESKTOP_PACKAGES
     exe = shutil.which("dpkg-query")
     if exe is None:
         return {}
