@@ -159,7 +159,11 @@ def test_minebot_play_right_after_a_win_with_congratulations_open(desktop, play,
     frame = game.grab()
     cv2.imwrite(str(tmp_path / "congratulations.png"), frame)
     game.close()
-    assert shown, "no \"Congratulations!\" over the won board"
+    from minebot.sandbox.mines import installed_version
+    if (installed_version() or (0,)) >= (50,):
+        assert shown, "no \"Congratulations!\" over the won board"
+    # (GNOME Mines 48.1 in Debian 13 drew nothing over the won board: the fresh run then
+    # starts from the plain won board, which it must play from all the same)
     log = tmp_path / "games.jsonl"
     clicks = tmp_path / "clicks.jsonl"
     out = subprocess.run(
