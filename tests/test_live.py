@@ -232,6 +232,12 @@ def cli_plays_a_game_it_did_not_start(desktop, tmp_path, backend: str) -> None:
             env=desktop.env(), capture_output=True, text=True, timeout=180, cwd=tmp_path)
     assert out.returncode == 0, out.stderr[-2000:]
     assert f"{backend} backend" in out.stderr, out.stderr
+    one_game_played_inside_the_board(log, clicks)
+
+
+def one_game_played_inside_the_board(log, clicks) -> None:
+    """``minebot play --games 1 --log LOG --click-log CLICKS`` played one game to its end, and
+    every click it logged lies inside the bounds (the board as read) logged with it."""
     (record,) = [json.loads(line) for line in log.read_text().splitlines()]
     assert record["result"] in ("won", "lost")
     made = [json.loads(line) for line in clicks.read_text().splitlines()]

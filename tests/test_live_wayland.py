@@ -20,6 +20,7 @@ from test_live import (
     a_board_that_went_away_is_never_clicked,
     cli_plays_a_game_it_did_not_start,
     hint_has_no_overlay_and_once_works,
+    one_game_played_inside_the_board,
     play_and_check,
     stopped_by_fail_safe,
     win_a_game,
@@ -169,10 +170,4 @@ def test_minebot_play_right_after_a_win_with_congratulations_open(desktop, play,
          "--click-log", str(clicks)],
         env=desktop.env(), capture_output=True, text=True, timeout=180, cwd=tmp_path)
     assert out.returncode == 0, out.stderr[-2000:]
-    (record,) = [json.loads(line) for line in log.read_text().splitlines()]
-    assert record["result"] in ("won", "lost")
-    made = [json.loads(line) for line in clicks.read_text().splitlines()]
-    assert made
-    for c in made:
-        left, top, right, bottom = c["bounds"]
-        assert left <= c["x"] < right and top <= c["y"] < bottom, c
+    one_game_played_inside_the_board(log, clicks)

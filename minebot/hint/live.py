@@ -82,17 +82,10 @@ def run_overlay(display: str | None, options: LiveOptions = LiveOptions(),
             interval = max(interval, 0.5)
             log("minebot hint: no Composite extension; the marks blink when the board is read")
         frames = FrameSource(pixels, game.rect)
-        # Unmatched-cell crops of a long run go to one folder, overwritten, not one per frame.
-        crops = Path(tempfile.gettempdir()) / f"minebot-hint-{os.getpid()}-unmatched"
-        reader = Reader(options.templates, mines=options.mines, crops_dir=crops)
+        reader = _reader(options)
         log(f"minebot hint: watching window 0x{game.id:x} on {x.name} (Ctrl-C to stop)")
         watch = _Watch(x, game.id, frames, overlay, Solver(), options, interval, stop, log)
-        for seen in readings(frames, reader.read, settle=False, changes_only=True,
-                             before=watch.before):
-            if seen.error is not None:
-                watch.error(seen.error)
-            else:
-                watch.show(seen.reading)
+        _follow(frames, reader, watch)
         if watch.closed:
             log("minebot hint: the game window closed; stopping")
         return 0
@@ -124,25 +117,37 @@ def run_layer_overlay(backend: WlrootsBackend, options: LiveOptions = LiveOption
     try:
         overlay = LayerOverlay(backend.conn, backend.output, {**LAYERS, **LABEL_LAYERS})
         frames = FrameSource(HiddenLayerCapture(backend.screen(), overlay), backend.screen_rect)
-        crops = Path(tempfile.gettempdir()) / f"minebot-hint-{os.getpid()}-unmatched"
-        reader = Reader(options.templates, mines=options.mines, crops_dir=crops)
+        reader = _reader(options)
         interval = max(options.interval, LAYER_INTERVAL)
         log(f"minebot hint: drawing on the overlay layer of {backend.display}, reading every "
             f"{interval:g} s (Ctrl-C to stop)")
         watch = _LayerWatch(frames, overlay, Solver(), options, interval, stop, log,
                             backend.screen_rect)
-        for seen in readings(frames, reader.read, settle=False, changes_only=True,
-                             before=watch.before):
-            if seen.error is not None:
-                watch.error(seen.error)
-            else:
-                watch.show(seen.reading)
+        _follow(frames, reader, watch)
         return 0
     finally:
         if overlay is not None:
             overlay.close()
         if frames is not None:
             frames.close()
+
+
+def _reader(options: LiveOptions) -> Reader:
+    """The hint's reader; unmatched-cell crops of a long run go to one folder, overwritten,
+    not one per frame."""
+    crops = Path(tempfile.gettempdir()) / f"minebot-hint-{os.getpid()}-unmatched"
+    return Reader(options.templates, mines=options.mines, crops_dir=crops)
+
+
+def _follow(frames: FrameSource, reader: Reader, watch: "_Watch") -> None:
+    """Read the game whenever its board changed and hand each reading (or why it failed) to
+    ``watch``, until ``watch.before`` ends it."""
+    for seen in readings(frames, reader.read, settle=False, changes_only=True,
+                         before=watch.before):
+        if seen.error is not None:
+            watch.error(seen.error)
+        else:
+            watch.show(seen.reading)
 
 
 class _Watch:
