@@ -434,7 +434,9 @@ class GnomeWaylandDesktop(MutterDesktop):
         sock = self.runtime / self.socket
         self._await(log, lambda: sock.exists() and has_mutter(self.bus),
                     "offered no Wayland socket and ScreenCast API")
-        self.seat = MutterSession(self.bus, cast=False)
+        # The desktop's own patience, not a player's 5 s: a shell still starting (its
+        # extensions, its overview) answered the seat's session after more than 5 s in CI.
+        self.seat = MutterSession(self.bus, cast=False, timeout=max(self.timeout, 5.0))
 
     seat: MutterSession | None = None
     """A RemoteDesktop session held for the desktop's life. Headless mutter has no input

@@ -281,6 +281,7 @@ class MutterSession:
         self._call_new = new_method_call
         self._Address = DBusAddress
         self.bus = bus
+        self.timeout = timeout   # for each D-Bus answer (a desktop still starting is slow)
         self._conn = connect(bus.address)
         self.frames: PipeWireFrames | None = None
         self.rect: Rect | None = None   # the cast's, once it runs
@@ -347,8 +348,10 @@ class MutterSession:
         self.flush()
         time.sleep(DEVICE_SETTLE)
 
-    def _call(self, address, method: str, signature: str, body: tuple, timeout: float = 5.0):
-        return _call(self._conn, address, method, signature, body, timeout)
+    def _call(self, address, method: str, signature: str, body: tuple,
+              timeout: float | None = None):
+        return _call(self._conn, address, method, signature, body,
+                     self.timeout if timeout is None else timeout)
 
     def _send(self, *events: tuple[str, str, tuple]) -> None:
         """Input events (method, signature, arguments), sent in one write without waiting
