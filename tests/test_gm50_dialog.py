@@ -21,31 +21,37 @@ from minebot.games.gnome_mines.ui import ADWAITA_ACCENTS_BGR, GnomeMinesUI, sugg
 from minebot.games.interfaces import ui_for
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-CONGRATULATIONS = FIXTURES / "gnome-mines" / "dialogs" / "bgcolors-gm50-8x8-810x656-congratulations"
+DIALOGS = FIXTURES / "gnome-mines" / "dialogs"
+CONGRATULATIONS = DIALOGS / "bgcolors-gm50-8x8-810x656-congratulations"
+EVERY_CONGRATULATIONS = sorted(p.with_suffix("") for p in DIALOGS.glob("*-congratulations.png"))
 
 
-def frame_with_dialog() -> np.ndarray:
-    return cv2.imread(str(CONGRATULATIONS.with_suffix(".png")))
+def frame_with_dialog(path: Path = CONGRATULATIONS) -> np.ndarray:
+    return cv2.imread(str(path.with_suffix(".png")))
 
 
-def test_the_congratulations_dialog_is_seen_by_its_new_game_button():
-    truth = json.loads(CONGRATULATIONS.with_suffix(".json").read_text())
-    frame = frame_with_dialog()
+@pytest.mark.parametrize("path", EVERY_CONGRATULATIONS, ids=lambda p: p.name)
+def test_the_congratulations_dialog_is_seen_by_its_suggested_button(path):
+    """GNOME Mines 50's "New Game" pill, and 48's "Done" box in the scores dialog's header."""
+    truth = json.loads(path.with_suffix(".json").read_text())
+    frame = frame_with_dialog(path)
     assert suggested_pill(frame) == tuple(truth["pill"])
     assert GnomeMinesUI().shows_hiding_dialog(frame)
 
 
-def test_without_the_button_there_is_no_dialog():
-    frame = frame_with_dialog()
+@pytest.mark.parametrize("path", EVERY_CONGRATULATIONS, ids=lambda p: p.name)
+def test_without_the_button_there_is_no_dialog(path):
+    frame = frame_with_dialog(path)
     x, y, w, h = suggested_pill(frame)
     frame[y:y + h, x:x + w] = frame[y - 8, x]   # the dialog's background over the button
     assert suggested_pill(frame) is None
 
 
+@pytest.mark.parametrize("path", EVERY_CONGRATULATIONS, ids=lambda p: p.name)
 @pytest.mark.parametrize("accent", range(len(ADWAITA_ACCENTS_BGR)))
-def test_every_accent_colour(accent):
+def test_every_accent_colour(accent, path):
     """The user picks the accent (GNOME 47 and later): the button takes it."""
-    frame = frame_with_dialog()
+    frame = frame_with_dialog(path)
     blue = (frame == ADWAITA_ACCENTS_BGR[0].astype(np.uint8)).all(axis=2)
     frame[blue] = ADWAITA_ACCENTS_BGR[accent].astype(np.uint8)
     assert suggested_pill(frame) is not None
@@ -55,7 +61,7 @@ def test_no_other_kept_frame_shows_a_dialog():
     """Every screenshot kept of every game (boards fresh, mid-game, lost, won; the chooser, the
     pause, 40.1's confirmation window): none is taken for a dialog over the board, so a
     run never presses Escape because of one."""
-    frames = [p for p in sorted(FIXTURES.rglob("*.png")) if p.stem != CONGRATULATIONS.name]
+    frames = [p for p in sorted(FIXTURES.rglob("*.png")) if p.with_suffix("") not in EVERY_CONGRATULATIONS]
     assert len(frames) > 300
     seen = [p.name for p in frames if suggested_pill(cv2.imread(str(p))) is not None]
     assert seen == []

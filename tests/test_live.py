@@ -352,12 +352,13 @@ def test_level_switch_and_default_theme(live_factory):
     assert result.final.shape == (16, 16)
 
 
-def win_a_game(game, tries: int = 10) -> None:
-    """Play games on ``game`` until one is won (the test is skipped when none of ``tries`` is)."""
+def win_a_game(game, tries: int = 10, again: bool = False) -> None:
+    """Play games on ``game`` until one is won (the test is skipped when none of ``tries`` is);
+    ``again``: ``game`` has been played already, so the first of them is a new game too."""
     from minebot.loop import play_game
     from minebot.solver import Solver
     for attempt in range(tries):
-        game.start() if attempt == 0 else game.new_game()
+        game.new_game() if attempt or again else game.start()
         if play_game(game, Solver()).final.state is GameState.WON:
             return
     pytest.skip(f"no game won in {tries}")

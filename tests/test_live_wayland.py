@@ -137,32 +137,46 @@ def test_hint_says_there_is_no_overlay_and_once_works(desktop, tmp_path):
     hint_has_no_overlay_and_once_works(desktop, tmp_path, "no overlay")
 
 
-def _gnome_mines_50_or_later() -> bool:
+def _gnome_mines_48_or_later() -> bool:
     from minebot.sandbox.mines import installed_version
     version = installed_version()
-    return version is not None and version[0] >= 50
+    return version is not None and version[0] >= 48
 
 
-@pytest.mark.skipif(not _gnome_mines_50_or_later(),
-                    reason="GNOME Mines 50's in-window Congratulations! (a 'New Game' pill): "
-                           "40.1's is a GTK 3 window of its own; 48.1's (Debian 13) is a scores "
-                           "dialog with a 'Done' button in its header, which minebot does not "
-                           "recognise yet (a fresh run there finds no board)")
+WINS_FOR_AN_OPEN_DIALOG = 4
+"""Won games a test may play to leave GNOME Mines 50's "Congratulations!" open behind the loop."""
+
+
+@pytest.mark.skipif(not _gnome_mines_48_or_later(),
+                    reason="GNOME Mines 48 and 50 draw Congratulations! over the board (50 inside "
+                           "its window, 48 as the scores dialog); 40.1's is a GTK 3 window "
+                           "of its own, which the X11 tests cover")
 def test_minebot_play_right_after_a_win_with_congratulations_open(desktop, play, tmp_path):  # noqa: F811
     """A user starts `minebot play` right after winning a game: a beginner game is won, GNOME
-    Mines 50 draws "Congratulations!" inside its window over the dimmed board (a first win is
+    Mines draws "Congratulations!" over the board (50: inside its window over the dimmed board,
+    with a "New Game" pill; 48: the scores dialog with "Done" in its header; a first win is
     always a top-10 time), the LiveGame that won is dropped with the dialog open, and a fresh
     `minebot play` (its own process, nothing known of the last game) must see the dialog on
     the screen, close it and play a new game, every click inside the board it read."""
     import cv2
     _, game = play("beginner", (810, 656))
-    win_a_game(game)
-    shown = game.await_board_change(game.won_frame, game.won_px, 3.0)
+    shown, closed_by_the_loop = False, 0
+    for attempt in range(WINS_FOR_AN_OPEN_DIALOG):
+        closed_before = game.dialogs_closed
+        win_a_game(game, again=attempt > 0)
+        shown = game.await_board_change(game.won_frame, game.won_px, 3.0)
+        if shown:
+            break
+        # On a loaded machine the dialog can come while the loop still confirms the won board:
+        # the loop then closes it itself (Escape) and returns the board under it. Another win
+        # (a top-10 time again: fewer than ten scores) gives another dialog.
+        closed_by_the_loop += game.dialogs_closed - closed_before
     time.sleep(0.5)   # the dialog's fade-in
     frame = game.grab()
     cv2.imwrite(str(tmp_path / "congratulations.png"), frame)
     game.close()
-    assert shown, "no \"Congratulations!\" over the won board"
+    assert shown, (f"no \"Congratulations!\" over the won board after {WINS_FOR_AN_OPEN_DIALOG} "
+                   f"wins ({closed_by_the_loop} closed by the play loop while it read the board)")
     log = tmp_path / "games.jsonl"
     clicks = tmp_path / "clicks.jsonl"
     out = subprocess.run(

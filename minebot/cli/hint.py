@@ -19,6 +19,7 @@ from ..errors import (
     BadInputError,
     DesktopError,
     NoGameError,
+    Terminated,
     UnsupportedDesktopError,
 )
 from ..levels import parse_cell
@@ -107,9 +108,11 @@ def run(args: argparse.Namespace) -> int:
                 "hint --once --text` (the board with marks in the terminal), both with --explain "
                 "ROW,COL")
         from ..hint.live import run_overlay
-        _stop_on_term()
-        return run_overlay(args.display, _live_options(args, explain, pointer),
+        stop = _StopRequest().install()
+        code = run_overlay(args.display, _live_options(args, explain, pointer), stop=stop,
                            log=lambda line: print(line, file=sys.stderr, flush=True))
+        stop.raise_if_asked()
+        return code
 
     frame, reading, board = _one_frame(args)
     from ..hint import DrawOptions, advise_board, draw_hints, render_text
@@ -140,13 +143,34 @@ def _live_options(args: argparse.Namespace, explain, pointer: bool):
                        interval=args.interval, label=not args.no_label)
 
 
-def _stop_on_term() -> None:
-    """A polite kill stops like Ctrl-C: the overlay's windows or surface are destroyed."""
-    import signal
+class _StopRequest:
+    """Ctrl-C and a polite kill ask the live overlay to stop at its next look, rather than
+    interrupting it wherever it is: a ``KeyboardInterrupt`` raised in the middle of an X
+    request leaves the connection half-read, and the overlay's windows must then be destroyed
+    on it (one such hint stayed up for more than 10 s after Ctrl-C). A second Ctrl-C or kill
+    interrupts at once. Called, it says whether a stop was asked; ``raise_if_asked`` then ends
+    the command as any interrupted one (exit 130, or 143 for SIGTERM)."""
 
-    def _term(signum, frame):
-        raise KeyboardInterrupt
-    signal.signal(signal.SIGTERM, _term)
+    def __init__(self) -> None:
+        self.asked: KeyboardInterrupt | None = None
+
+    def __call__(self) -> bool:
+        return self.asked is not None
+
+    def install(self) -> "_StopRequest":
+        import signal
+
+        def _ask(signum, frame):
+            if self.asked is not None:
+                raise self.asked
+            self.asked = Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+        signal.signal(signal.SIGINT, _ask)
+        signal.signal(signal.SIGTERM, _ask)
+        return self
+
+    def raise_if_asked(self) -> None:
+        if self.asked is not None:
+            raise self.asked
 
 
 def _layer_overlay(args: argparse.Namespace, explain, pointer: bool) -> int:
@@ -165,9 +189,11 @@ def _layer_overlay(args: argparse.Namespace, explain, pointer: bool) -> int:
                 f"the Wayland compositor at {backend.conn.path} offers no zwlr_layer_shell_v1, "
                 "so minebot cannot draw over the game. What works: `minebot hint --once --png "
                 "hint.png`, `minebot hint --once --text`")
-        _stop_on_term()
-        return run_layer_overlay(backend, _live_options(args, explain, pointer),
+        stop = _StopRequest().install()
+        code = run_layer_overlay(backend, _live_options(args, explain, pointer), stop=stop,
                                  log=lambda line: print(line, file=sys.stderr, flush=True))
+    stop.raise_if_asked()
+    return code
 
 
 def _one_frame(args):

@@ -61,13 +61,14 @@ through mutter's cast exactly; its anti-aliased rim does not count)."""
 def suggested_pill(frame: np.ndarray) -> tuple[int, int, int, int] | None:
     """The box (x, y, w, h) of a libadwaita dialog's suggested button on ``frame``, or None.
 
-    Why this is what a "Congratulations!" over the board is known by: GNOME Mines 50 draws it
-    inside its window (libadwaita's floating dialog) over the board, which then no longer
-    reads; its "New Game" is a pill filled with the desktop's accent colour, which nothing of
-    the game's own window (tiles, counter, header bar, chooser cards) is drawn in. The pill:
-    one blob of one accent colour, 20 px tall or more, two to six times as wide as tall and
-    mostly filled (its label is the hole), with an even band of the dialog's own background
-    just above it."""
+    Why this is what a "Congratulations!" over the board is known by: GNOME Mines 48 and 50
+    draw it over the board (50 as libadwaita's floating dialog inside its window, 48 as the
+    scores dialog on top of it), which then no longer reads; its button ("New Game" in 50,
+    "Done" in 48's header) is filled with the desktop's accent colour, which nothing of the
+    game's own window (tiles, counter, header bar, chooser cards) is drawn in. The button:
+    one blob of one accent colour, 20 px tall or more, one and a half to six times as wide as
+    tall (a pill, or a rounded box round a short word) and mostly filled (its label is the
+    hole), with an even band of the dialog's own background just above it."""
     import cv2
     # every 4th pixel of every 4th row first: a pill (480 px or more) leaves 20 or more there
     sample = frame[::4, ::4, :3].astype(np.int16)
@@ -80,7 +81,7 @@ def suggested_pill(frame: np.ndarray) -> tuple[int, int, int, int] | None:
         mask = (np.abs(img - accent).max(axis=2) <= ACCENT_TOLERANCE).astype(np.uint8)
         count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         for x, y, w, h, area in stats[1:count]:
-            if h < 20 or not 2 * h <= w <= 6 * h or area < 0.6 * w * h:
+            if h < 20 or not 3 * h <= 2 * w <= 12 * h or area < 0.6 * w * h:
                 continue
             band = img[max(0, y - h // 2):max(0, y - 4), x:x + w].reshape(-1, 3).astype(np.int32)
             if len(band) < w * 4:
