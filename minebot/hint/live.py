@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import tempfile
 import time
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -65,14 +66,16 @@ def run_overlay(display: str | None, options: LiveOptions = LiveOptions(),
     """Run the overlay until the game closes (returns 0) or ``stop()``/Ctrl-C."""
     from ..solver import Solver
 
-    x = X11(display)
-    overlay = frames = None
-    try:
+    with ExitStack() as cleanup:   # closed in reverse: the frames, the overlay, the connection
+        x = X11(display)
+        cleanup.callback(x.close)
         game = x.find_window()
         if game is None:
             raise NoGameError(f"no GNOME Mines window on display {x.name}")
-        composite = CompositeCapture(display or x.name, game)
         overlay = ShapedOverlay(display or x.name)
+        cleanup.callback(overlay.close)
+        composite = CompositeCapture(display or x.name, game)
+        cleanup.callback(composite.close)
         interval = options.interval
         pixels: Capture = composite
         if not composite.available:
@@ -82,6 +85,7 @@ def run_overlay(display: str | None, options: LiveOptions = LiveOptions(),
             interval = max(interval, 0.5)
             log("minebot hint: no Composite extension; the marks blink when the board is read")
         frames = FrameSource(pixels, game.rect)
+        cleanup.callback(frames.close)
         reader = _reader(options)
         log(f"minebot hint: watching window 0x{game.id:x} on {x.name} (Ctrl-C to stop)")
         watch = _Watch(x, game.id, frames, overlay, Solver(), options, interval, stop, log)
@@ -89,12 +93,6 @@ def run_overlay(display: str | None, options: LiveOptions = LiveOptions(),
         if watch.closed:
             log("minebot hint: the game window closed; stopping")
         return 0
-    finally:
-        if overlay is not None:
-            overlay.close()
-        if frames is not None:
-            frames.close()
-        x.close()
 
 
 LAYER_INTERVAL = 0.5
@@ -113,10 +111,11 @@ def run_layer_overlay(backend: WlrootsBackend, options: LiveOptions = LiveOption
     from ..backends.wlroots.overlay import HiddenLayerCapture, LayerOverlay
     from ..solver import Solver
 
-    overlay = frames = None
-    try:
+    with ExitStack() as cleanup:   # closed in reverse: the frames, then the surface
         overlay = LayerOverlay(backend.conn, backend.output, {**LAYERS, **LABEL_LAYERS})
+        cleanup.callback(overlay.close)
         frames = FrameSource(HiddenLayerCapture(backend.screen(), overlay), backend.screen_rect)
+        cleanup.callback(frames.close)
         reader = _reader(options)
         interval = max(options.interval, LAYER_INTERVAL)
         log(f"minebot hint: drawing on the overlay layer of {backend.display}, reading every "
@@ -125,11 +124,6 @@ def run_layer_overlay(backend: WlrootsBackend, options: LiveOptions = LiveOption
                             backend.screen_rect)
         _follow(frames, reader, watch)
         return 0
-    finally:
-        if overlay is not None:
-            overlay.close()
-        if frames is not None:
-            frames.close()
 
 
 def _reader(options: LiveOptions) -> Reader:
