@@ -8,8 +8,10 @@ the board read.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import threading
 
 import pytest
 from test_live import (
@@ -320,3 +322,35 @@ def test_kmines_native_is_recognised_by_sways_list_and_played(desktop):
                 assert_clicks_inside(game, since)
         finally:
             game.close()
+
+
+def test_hint_stops_when_the_game_closes(desktop):
+    """The overlay on sway ends by itself (exit 0) once the game's window has left sway's
+    window list, as on X11 when the window is destroyed."""
+    import signal
+
+    from test_hint_live import wait_for
+
+    from minebot.sandbox.mines import GnomeMines
+
+    game = GnomeMines(desktop, level="beginner", window=(810, 656)).start()
+    hint = subprocess.Popen([sys.executable, "-m", "minebot", "hint"], env=desktop.env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(hint.stderr), daemon=True)
+    reader.start()
+    try:
+        # the hint read the board once (a summary line): it knows the game's window
+        assert wait_for(lambda: any(not line.startswith("minebot hint") for line in lines) or None,
+                        30), "".join(lines)
+        game.stop()
+        assert hint.wait(15) == 0, "".join(lines)
+        reader.join(5)
+        err = "".join(lines)
+        assert "closed" in err and "Traceback" not in err, err
+    finally:
+        game.stop()
+        if hint.poll() is None:
+            os.killpg(hint.pid, signal.SIGKILL)
+            hint.wait(5)

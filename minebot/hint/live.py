@@ -25,11 +25,12 @@ from typing import Callable
 
 from ..backends.capture import Capture
 from ..backends.frames import FrameSource
+from ..backends.listed import WindowList
 from ..backends.readings import readings
 from ..backends.wlroots.backend import WlrootsBackend
 from ..backends.x11.capture import CompositeCapture
 from ..backends.x11.window import X11, Rect
-from ..errors import NoGameError
+from ..errors import DesktopError, NoGameError
 from ..vision import Reader
 from .advise import advise
 from .draw import LAYERS, DrawOptions, cell_at, hint_layers
@@ -105,9 +106,10 @@ def run_layer_overlay(backend: WlrootsBackend, options: LiveOptions = LiveOption
                       log: Callable[[str], None] = print) -> int:
     """The overlay on a wlroots compositor (sway): one layer-shell surface over ``backend``'s
     output, the board found and read on the whole output with the marks taken out of each
-    screen copy. Runs until ``stop()`` or Ctrl-C (returns 0); the surface goes in every case.
-    A Wayland client is told nothing of other windows, so the overlay does not end by itself
-    when the game closes: it says the board is gone."""
+    screen copy. Runs until ``stop()`` or Ctrl-C, or until the game's window closes where the
+    compositor lists its windows (sway's IPC; returns 0); the surface goes in every case.
+    Elsewhere a Wayland client is told nothing of other windows, so the overlay does not end
+    by itself when the game closes: it says the board is gone."""
     from ..backends.wlroots.overlay import HiddenLayerCapture, LayerOverlay
     from ..solver import Solver
 
@@ -121,8 +123,11 @@ def run_layer_overlay(backend: WlrootsBackend, options: LiveOptions = LiveOption
         log(f"minebot hint: drawing on the overlay layer of {backend.display}, reading every "
             f"{interval:g} s (Ctrl-C to stop)")
         watch = _LayerWatch(frames, overlay, Solver(), options, interval, stop, log,
-                            backend.screen_rect)
+                            backend.screen_rect, backend.window_list)
         _follow(frames, reader, watch)
+        if watch.closed:
+            log(f"minebot hint: the game window closed (gone from {backend.window_list.source}); "
+                "stopping")
         return 0
 
 
@@ -225,29 +230,56 @@ class _Watch:
 
 class _LayerWatch(_Watch):
     """``_Watch`` on a wlroots compositor: no window to follow (the frames are the whole
-    output), so ``before`` only waits a tick; the caption goes under the board (the last one
+    output), so ``before`` waits a tick and, where the compositor lists its windows, ends
+    when the window the board was read in has left the list; the caption goes under the board (the last one
     read), not under a window."""
 
     def __init__(self, frames, overlay, solver, options: LiveOptions, interval: float,
-                 stop: Callable[[], bool], log: Callable[[str], None], screen: Rect) -> None:
+                 stop: Callable[[], bool], log: Callable[[str], None], screen: Rect,
+                 windows: WindowList | None = None) -> None:
         super().__init__(None, 0, frames, overlay, solver, options, interval, stop, log)
-        self.screen = screen
+        self.screen, self.windows = screen, windows
         self.board: Rect | None = None   # the board on screen, as last read
+        self.game_window: int | None = None   # the listed window the board was read in
 
     def before(self, n: int) -> bool:
         if n:
             time.sleep(self.interval)
+        if self.game_window is not None and self._listed() is False:
+            self.closed = True
+            return False
         return not self.stop()
+
+    def _listed(self) -> bool | None:
+        """Whether the game's window is still in the compositor's list (None: cannot tell)."""
+        try:
+            return any(w.id == self.game_window for w in self.windows.windows())
+        except DesktopError:
+            return None
 
     def show(self, reading) -> None:
         left, top, right, bottom = reading.board_px
         region = self.frames.region
         self.board = Rect(region.left + left, region.top + top, right - left, bottom - top)
+        if self.windows is not None and self.game_window is None:
+            self.game_window = _window_under(self.windows, self.board)
         super().show(reading)
 
     def _label(self, lines: list[str], rect) -> None:
         _show_label(self.overlay, lines, self.board or rect, self.screen, self.options.label,
                     label_layers, label_origin)
+
+
+def _window_under(windows: WindowList, board: Rect) -> int | None:
+    """The id of the visible listed window that holds the middle of ``board``, if one does."""
+    x, y = board.left + board.width // 2, board.top + board.height // 2
+    try:
+        listed = windows.windows()
+    except DesktopError:
+        return None
+    holding = [w for w in listed if w.visible and w.rect.left <= x < w.rect.right
+               and w.rect.top <= y < w.rect.bottom]
+    return holding[0].id if len(holding) == 1 else None
 
 
 def _pointer_cell(x, game_rect, cell_rects) -> Coord | None:
