@@ -364,6 +364,21 @@ def win_a_game(game, tries: int = 10, again: bool = False) -> None:
     pytest.skip(f"no game won in {tries}")
 
 
+def test_a_flag_is_taken_off_with_two_right_clicks(live_factory):
+    """With question marks on (GNOME Mines' own default, kept in the test's game), a flag comes
+    off with two right-clicks (flag -> "?" -> none). GNOME Mines 48 and later (GTK 4) drop a
+    press that counts as the second of a double click, so the second click goes a few pixels
+    beside the first (``points.REPEAT_STEP``): the cell must show covered again, not "?"."""
+    from minebot.board import Cell
+    _, game = live_factory()
+    board = game.start()
+    for cell in ((0, 0), (board.rows - 1, board.cols - 1), (0, board.cols - 1)):
+        board = game.act([Move(Action.FLAG, cell)])
+        assert board.cells[cell] == Cell.FLAG
+        board = game.act([Move(Action.UNFLAG, cell)])
+        assert board.cells[cell] == Cell.COVERED, f"{cell} shows {Cell(board.cells[cell])!r}"
+
+
 def test_another_level_right_after_a_win_gets_past_the_congratulations(live_factory):
     """The demo's order: a game is won with a new best time, so GNOME Mines shows
     "Congratulations!" (a window of its own up to 48, drawn inside the game's window from 50 on,

@@ -8,7 +8,7 @@ import pytest
 
 from minebot.backends.x11.window import Rect
 from minebot.errors import NoGameError
-from minebot.game.points import PARK_OFFSET, board_rect, bounds, cell_point, park_point
+from minebot.game.points import PARK_OFFSET, REPEAT_STEP, board_rect, bounds, cell_point, park_point
 
 REGION = Rect(100, 50, 400, 300)
 
@@ -18,6 +18,20 @@ def test_the_board_and_its_cells_on_screen():
     rects = np.array([[[20, 30, 40, 50], [40, 30, 60, 50]]])
     assert cell_point(REGION, rects, (0, 1)) == (100 + 49.5, 50 + 39.5)
     assert bounds(Rect(1, 2, 3, 4)) == (1, 2, 4, 6)
+
+
+@pytest.mark.parametrize("width", [9, 16, 24, 40])
+def test_a_second_click_on_a_cell_is_beside_the_first_inside_the_cell(width):
+    """GTK 4 drops a press within 5 px of the last one as part of a double click: the second
+    click of a move goes REPEAT_STEP px aside where the cell has room, never near its edge."""
+    rects = np.array([[[20, 30, 20 + width, 30 + width]]])
+    first, second, third = (cell_point(REGION, rects, (0, 0), nth) for nth in range(3))
+    assert second[1] == third[1] == first[1]
+    for x, _ in (second, third):
+        assert REGION.left + 20 + 2 <= x <= REGION.left + 20 + width - 1 - 2
+    if width >= 2 * REPEAT_STEP + 5:
+        assert abs(second[0] - first[0]) == abs(third[0] - first[0]) == REPEAT_STEP
+        assert abs(second[0] - third[0]) > 5
 
 
 @pytest.mark.parametrize("board, where", [

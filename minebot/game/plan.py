@@ -66,10 +66,12 @@ class Batch:
         return [m.cell for m in self.played]
 
 
-def plan_batch(board: Board, moves: Sequence[Move], point: Callable[[tuple[int, int]], Point],
+def plan_batch(board: Board, moves: Sequence[Move], point: Callable[[tuple[int, int], int], Point],
                question_marks: bool = True) -> Batch:
-    """The clicks that carry out ``moves`` on ``board``, each at ``point(cell)`` (the cell's
-    centre on screen). A move outside the board is refused: it is never clicked."""
+    """The clicks that carry out ``moves`` on ``board``, the n-th click of a move at
+    ``point(cell, n)`` (the cell's centre on screen; a second click on the same cell a few
+    pixels beside it, ``points.cell_point``). A move outside the board is refused: it is never
+    clicked."""
     points: list[tuple[float, float, Button]] = []
     starts: dict[int, int] = {}
     played: list[Move] = []
@@ -80,9 +82,8 @@ def plan_batch(board: Board, moves: Sequence[Move], point: Callable[[tuple[int, 
         buttons = clicks_for(move, int(board.cells[move.cell]), question_marks)
         if not buttons:
             continue
-        x, y = point(move.cell)
         starts[len(points)] = len(played)
-        points += [(x, y, button) for button in buttons]
+        points += [(*point(move.cell, nth), button) for nth, button in enumerate(buttons)]
         played.append(move)
     return Batch(points, starts, played)
 

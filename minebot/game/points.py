@@ -31,10 +31,26 @@ def board_rect(region: Rect, board_px: tuple[int, int, int, int]) -> Rect:
     return Rect(region.left + left, region.top + top, right - left, bottom - top)
 
 
-def cell_point(region: Rect, cell_rects: np.ndarray, cell: tuple[int, int]) -> tuple[float, float]:
-    """The centre of ``cell`` on screen (its rectangle in a frame of ``region``)."""
+REPEAT_STEP = 6
+"""Pixels between two clicks of one move on one cell (a flag taken off: flag -> "?" -> none).
+
+Why not the same point twice: GTK 4 counts a press that comes within the double-click time
+and within ``gtk-double-click-distance`` (5 px by default) of the last one as the second of a
+double click, and GNOME Mines 48 and later ignore such a press (``n_press > 1``), so the
+second click would never arrive. 6 px apart, still inside the cell, it is a click of its own."""
+
+
+def cell_point(region: Rect, cell_rects: np.ndarray, cell: tuple[int, int],
+               nth: int = 0) -> tuple[float, float]:
+    """The centre of ``cell`` on screen (its rectangle in a frame of ``region``); for the
+    ``nth`` click of one move on it, ``nth * REPEAT_STEP`` px to the right of the centre,
+    alternating left and right, never closer than 2 px to the cell's edge (``REPEAT_STEP``)."""
     x0, y0, x1, y1 = cell_rects[cell]
-    return region.left + (x0 + x1 - 1) / 2, region.top + (y0 + y1 - 1) / 2
+    x = (x0 + x1 - 1) / 2
+    if nth:
+        room = max(0.0, (x1 - x0 - 1) / 2 - 2)
+        x += min(REPEAT_STEP * ((nth + 1) // 2), room) * (1 if nth % 2 else -1)
+    return region.left + x, region.top + (y0 + y1 - 1) / 2
 
 
 def park_point(region: Rect, board: Rect | None) -> tuple[int, int, Bounds]:
@@ -92,9 +108,9 @@ class BoardOnScreen:
         """Where a click may land: the board, nothing else."""
         return bounds(self.rect)
 
-    def cell_point(self, cell: tuple[int, int]) -> tuple[float, float]:
-        """The centre of ``cell`` on screen."""
-        return cell_point(self.region, self.cell_rects, cell)
+    def cell_point(self, cell: tuple[int, int], nth: int = 0) -> tuple[float, float]:
+        """The centre of ``cell`` on screen (the ``nth`` click of a move on it: ``cell_point``)."""
+        return cell_point(self.region, self.cell_rects, cell, nth)
 
     def park_point(self) -> tuple[int, int, Bounds]:
         """Off this board, inside the region (``park_point``)."""
