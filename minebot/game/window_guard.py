@@ -98,9 +98,11 @@ class WindowGuard:
                      listed is None else
                      f"the {self.ui.name} window shows no board" if listed is not None else
                      f"no window list ({self.backend.name}: the compositor offers clients none)")
+            saved = save_frame(frame, self.frames_dir, "no-board") if self.frames_dir else None
             raise NoGameError(f"{where} on display {self.backend.display}, and no board on the "
                               f"whole screen either ({exc}). Start the game first, or run "
-                              "`minebot demo` for a private one.") from None
+                              "`minebot demo` for a private one."
+                              + (f" (frame saved to {saved})" if saved else ""), saved) from None
 
     def close_hiding_dialog(self, read: Callable[[np.ndarray], object], frame: np.ndarray) -> None:
         """The whole screen shows the game's own dialog over its board (``GameUI.
