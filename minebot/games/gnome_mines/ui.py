@@ -68,7 +68,8 @@ def suggested_pill(frame: np.ndarray) -> tuple[int, int, int, int] | None:
     game's own window (tiles, counter, header bar, chooser cards) is drawn in. The button:
     one blob of one accent colour, 20 px tall or more, one and a half to six times as wide as
     tall (a pill, or a rounded box round a short word) and mostly filled (its label is the
-    hole), with an even band of the dialog's own background just above it."""
+    hole), with an even band of the dialog's own background just above it or beside it (48's
+    header leaves only a few pixels above its button)."""
     import cv2
     # every 4th pixel of every 4th row first: a pill (480 px or more) leaves 20 or more there
     sample = frame[::4, ::4, :3].astype(np.int16)
@@ -83,14 +84,21 @@ def suggested_pill(frame: np.ndarray) -> tuple[int, int, int, int] | None:
         for x, y, w, h, area in stats[1:count]:
             if h < 20 or not 3 * h <= 2 * w <= 12 * h or area < 0.6 * w * h:
                 continue
-            band = img[max(0, y - h // 2):max(0, y - 4), x:x + w].reshape(-1, 3).astype(np.int32)
-            if len(band) < w * 4:
-                continue
-            keys = (band[:, 0] << 16) | (band[:, 1] << 8) | band[:, 2]
-            _, counts = np.unique(keys, return_counts=True)
-            if counts.max() >= 0.9 * len(keys):
+            beside = (img[max(0, y - h // 2):max(0, y - 4), x:x + w],      # above
+                      img[y:y + h, max(0, x - h):max(0, x - 4)],            # left
+                      img[y:y + h, x + w + 4:x + w + h])                     # right
+            if any(_even(band, w * 4) for band in beside):
                 return int(x), int(y), int(w), int(h)
     return None
+
+
+def _even(band: np.ndarray, least: int) -> bool:
+    """At least ``least`` pixels, nine in ten of them of one colour (a dialog's background)."""
+    pixels = band.reshape(-1, 3).astype(np.int32)
+    if len(pixels) < least:
+        return False
+    keys = (pixels[:, 0] << 16) | (pixels[:, 1] << 8) | pixels[:, 2]
+    return bool(np.unique(keys, return_counts=True)[1].max() >= 0.9 * len(keys))
 
 
 class GnomeMinesUI(GameUI):
