@@ -15,8 +15,9 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -62,12 +63,24 @@ class Clicker:
     ``paced``: each click waits until the previous one shows on screen (``PACED_WMS``, a game
     that drops fast clicks); a move that never shows is left out of ``Sent.played``.
     ``question_marks``: the game cycles flag -> "?" -> none (``plan.clicks_for``).
+    ``clicks_on`` counts the clicks planned on each cell, game-long, so that each click on a
+    cell lands beside the last one there (``points.cell_point``): GTK 4 drops a press within
+    5 px and the double-click time of the last press of the same button, and a flag's click
+    and the next batch's two clicks to take it off can all come within that time.
     """
 
     def __init__(self, pointer, guard: WindowGuard, ui, *, paced: bool,
                  question_marks: bool = True) -> None:
         self.pointer, self.guard, self.ui = pointer, guard, ui
         self.paced, self.question_marks = paced, question_marks
+        self.clicks_on: Counter[tuple[int, int]] = Counter()
+
+    def _spread(self, aim: BoardOnScreen) -> Callable[[tuple[int, int], int], tuple[float, float]]:
+        """``plan_batch``'s point: each click on a cell beside the one before it there."""
+        def point(cell: tuple[int, int], nth: int) -> tuple[float, float]:
+            self.clicks_on[cell] += 1
+            return aim.cell_point(cell, self.clicks_on[cell] - 1)
+        return point
 
     def send(self, board: Board, reading, frame: np.ndarray | None,
              moves: Sequence[Move]) -> Sent | None:
@@ -75,7 +88,7 @@ class Clicker:
         move needs a click."""
         with phase(Phase.PLAN):
             aim = BoardOnScreen.of(self.guard.frames.region, reading)
-            batch = plan_batch(board, moves, aim.cell_point, self.question_marks)
+            batch = plan_batch(board, moves, self._spread(aim), self.question_marks)
         if not batch.played:
             return None
         played = batch.played

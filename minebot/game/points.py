@@ -32,7 +32,8 @@ def board_rect(region: Rect, board_px: tuple[int, int, int, int]) -> Rect:
 
 
 REPEAT_STEP = 6
-"""Pixels between two clicks of one move on one cell (a flag taken off: flag -> "?" -> none).
+"""Pixels between two clicks in a row on one cell (a flag, then taking it off: flag -> "?" ->
+none).
 
 Why not the same point twice: GTK 4 counts a press that comes within the double-click time
 and within ``gtk-double-click-distance`` (5 px by default) of the last one as the second of a
@@ -43,8 +44,10 @@ second click would never arrive. 6 px apart, still inside the cell, it is a clic
 def cell_point(region: Rect, cell_rects: np.ndarray, cell: tuple[int, int],
                nth: int = 0) -> tuple[float, float]:
     """The centre of ``cell`` on screen (its rectangle in a frame of ``region``); for the
-    ``nth`` click of one move on it, ``nth * REPEAT_STEP`` px to the right of the centre,
-    alternating left and right, never closer than 2 px to the cell's edge (``REPEAT_STEP``)."""
+    ``nth`` click on it, beside the centre, in turn right and left, each time one
+    ``REPEAT_STEP`` further (+6, -6, +12, -12 px ...), never closer than 2 px to the cell's
+    edge: any two clicks in a row on one cell are ``REPEAT_STEP`` or more apart where the
+    cell has the room."""
     x0, y0, x1, y1 = cell_rects[cell]
     x = (x0 + x1 - 1) / 2
     if nth:
