@@ -125,9 +125,9 @@ def run_layer_overlay(backend: WlrootsBackend, options: LiveOptions = LiveOption
         watch = _LayerWatch(frames, overlay, Solver(), options, interval, stop, log,
                             backend.screen_rect, backend.window_list)
         _follow(frames, reader, watch)
-        if watch.closed:
-            log(f"minebot hint: the game window closed (gone from {backend.window_list.source}); "
-                "stopping")
+        listing = backend.window_list
+        if watch.closed and listing is not None:
+            log(f"minebot hint: the game window closed (gone from {listing.source}); stopping")
         return 0
 
 
@@ -245,15 +245,16 @@ class _LayerWatch(_Watch):
     def before(self, n: int) -> bool:
         if n:
             time.sleep(self.interval)
-        if self.game_window is not None and self._listed() is False:
+        if self.game_window is not None and self.windows is not None and \
+                self._listed(self.windows) is False:
             self.closed = True
             return False
         return not self.stop()
 
-    def _listed(self) -> bool | None:
+    def _listed(self, windows: WindowList) -> bool | None:
         """Whether the game's window is still in the compositor's list (None: cannot tell)."""
         try:
-            return any(w.id == self.game_window for w in self.windows.windows())
+            return any(w.id == self.game_window for w in windows.windows())
         except DesktopError:
             return None
 
