@@ -186,12 +186,25 @@ def forward_pass(cells: list[int], numbers: list[tuple[tuple[int, ...], int]]
     where that choice breaks a number. Shared by the counting and by the layout sampler
     (``sampling.py``), which walks the same states with the completions of ``backward_pass``.
     """
-    order, bits, steps = _plan(tuple(cells), tuple(vs for vs, _ in numbers))
+    key = (tuple(cells), tuple(vs for vs, _ in numbers))
+    order, bits, steps = _plan(*key)
     needs = [need for _, need in numbers]
+    opened = [tuple([needs[j] for j in step[0]]) for step in steps]
     forward: list[dict[tuple, int]] = [{(): 1}]
     links: list[dict[tuple, tuple]] = []
-    for opening, member, pick in steps:
-        open_needs = [needs[j] for j in opening]
+    start = 0
+    last = _LAST_PASS.get(key)
+    if last is not None:
+        # The same component counted just before with other needs (the look-ahead tries each
+        # value a guess could show): the steps before the first number whose need differs saw
+        # the same states, so they are taken as they were (the same dicts, never changed).
+        last_opened, last_forward, last_links = last
+        while start < len(steps) and opened[start] == last_opened[start]:
+            start += 1
+        forward, links = last_forward[:start + 1], last_links[:start]
+    for i in range(start, len(steps)):
+        _, member, pick = steps[i]
+        open_needs = opened[i]
         nxt: dict[tuple, int] = {}
         link: dict[tuple, tuple] = {}
         get = nxt.get
@@ -219,7 +232,23 @@ def forward_pass(cells: list[int], numbers: list[tuple[tuple[int, ...], int]]
                 nxt[t1] = get(t1, 0) + (poly << bits)
         forward.append(nxt)
         links.append(link)
+    if len(_LAST_PASS) >= _LAST_PASS_LIMIT and key not in _LAST_PASS:
+        del _LAST_PASS[next(iter(_LAST_PASS))]
+    _LAST_PASS[key] = (opened, forward, links)
     return list(order), forward, links, bits
+
+
+# The last forward pass of each recent component structure (``forward_pass``): its needs by
+# step, its states and its links. Oldest first, a few dozen kept (the look-ahead's values of one
+# guess follow each other); reusing a prefix changes no state, so no count and no ``work``.
+_LAST_PASS: dict[tuple, tuple[list[tuple], list[dict[tuple, int]], list[dict[tuple, tuple]]]] = {}
+_LAST_PASS_LIMIT = 32
+
+
+def forget_last_passes() -> None:
+    """Drop the kept forward passes (``forward_pass``): memory back, and a way for tests to
+    count a component from scratch."""
+    _LAST_PASS.clear()
 
 
 @lru_cache(maxsize=512)
