@@ -401,3 +401,17 @@ def test_forward_pass_reuse_between_needs_counts_as_a_fresh_pass():
                 assert kept is not None
                 assert (kept.cells, kept.total, kept.mine, kept.work) == \
                     (fresh.cells, fresh.total, fresh.mine, fresh.work)
+
+
+@pytest.mark.parametrize("text", ["-----\n-3-4-\n--4--\n-4-3-\n-----\n",
+                                  "------\n-4--4-\n--44--\n-4--4-\n------\n"])
+def test_components_with_many_layouts_match_brute_force(text):
+    # Numbers apart, each with many covered neighbours: one component with hundreds or thousands of
+    # layouts, so the counting's packed fields must be wide enough for them (their width comes
+    # from a bound on the layouts, not from the number of cells).
+    board = Board.parse(text)
+    unknown, layouts = brute_force(board, None)
+    result = analyse(board, None)
+    assert result.layouts == len(layouts) > 200
+    for cell, k in zip(unknown, layouts.sum(axis=0)):
+        assert result.fraction(cell) == Fraction(int(k), len(layouts))

@@ -15,6 +15,7 @@ milliseconds where plain enumeration takes seconds.
 from __future__ import annotations
 
 from functools import lru_cache
+from math import comb, log2
 
 import numpy as np
 
@@ -104,28 +105,57 @@ def _order(cells: list[int], numbers: tuple[tuple[int, ...], ...]) -> list[int]:
         best = max(touching or remaining, key=score.__getitem__)
 
 
-def field_bits(n: int) -> int:
+def field_bits(n: int, bound: int | None = None) -> int:
     """Bits per coefficient when a polynomial is packed into one integer.
 
-    Every coefficient the DP ever holds counts assignments of at most n cells, so it is below
-    2**n; products of a prefix and a suffix count layouts, also below 2**n. n + 2 bits (rounded
-    to whole bytes, at least 64) can therefore never carry into the next field.
+    The coefficients that matter count layouts (or prefixes or completions that are part of
+    one) of a component of n cells: each is at most its number of layouts, so below 2**n and
+    below any ``bound`` on that number (``layout_bound``); one bit more than that, rounded to
+    whole bytes, can never carry into the next field. A state no layout passes through may hold
+    larger prefix counts, but no count of a state that a layout passes through is built from it
+    (its successors are dead too, and its completions are 0), so they never reach a result.
+    Narrower fields make the wide integer products of the backward pass cheaper. With no
+    bound, n + 2 bits and at least 64 (one numpy word a field).
     """
-    return max(64, -(-(n + 2) // 8) * 8)
+    if bound is None:
+        return max(64, -(-(n + 2) // 8) * 8)
+    return max(8, -(-(min(bound, 1 << n).bit_length() + 1) // 8) * 8)
+
+
+def layout_bound(n: int, shape: tuple[tuple[int, ...], ...]) -> int:
+    """An upper bound on the layouts of a component of n cells with numbers over ``shape``,
+    whatever their needs: numbers with no cell in common each allow at most C(size, size // 2)
+    ways over their cells, and every other cell two. Numbers that cost few bits per cell first."""
+    def cost(j: int) -> tuple[float, int]:
+        size = len(shape[j])
+        return log2(comb(size, size // 2)) / size, j
+    used: set[int] = set()
+    bound = 1
+    for j in sorted(range(len(shape)), key=cost):
+        vs = shape[j]
+        if used.isdisjoint(vs):
+            used.update(vs)
+            bound *= comb(len(vs), len(vs) // 2)
+    return bound << (n - len(used))
 
 
 def unpack(value: int, fields: int, bits: int) -> list[int]:
     """The coefficients of a packed polynomial (little end first).
 
-    Wide fields (components of more than 62 cells) mostly hold counts that still fit in 64
-    bits, so numpy splits every field into its low 8 bytes and the rest at once, and only when
-    some high part is not zero are the fields joined one by one in Python (the per-cell mine
-    counts of large components are unpacked tens of thousands of times an expert game)."""
+    Fields of 8 bytes are read by numpy at once, narrower ones too after widening each to 8
+    bytes. Wider fields (components of more than 62 cells) mostly hold counts that still fit in
+    64 bits, so numpy splits every field into its low 8 bytes and the rest at once, and only
+    when some high part is not zero are the fields joined one by one in Python (the per-cell
+    mine counts of large components are unpacked tens of thousands of times an expert game)."""
     size = bits // 8
     raw = value.to_bytes(fields * size, "little")
     if bits == 64:
         return np.frombuffer(raw, dtype="<u8").tolist()
     table = np.frombuffer(raw, dtype=np.uint8).reshape(fields, size)
+    if size < 8:
+        wide = np.zeros((fields, 8), dtype=np.uint8)
+        wide[:, :size] = table
+        return wide.view("<u8").ravel().tolist()
     low = np.ascontiguousarray(table[:, :8]).view("<u8").ravel().tolist()
     high = table[:, 8:]
     if not high.any():
@@ -143,6 +173,10 @@ def unpack_many(values: list[int], fields: int, bits: int) -> list[list[int]]:
     if bits == 64:
         return np.frombuffer(raw, dtype="<u8").reshape(len(values), fields).tolist()
     table = np.frombuffer(raw, dtype=np.uint8).reshape(len(values) * fields, size)
+    if size < 8:
+        wide = np.zeros((len(values) * fields, 8), dtype=np.uint8)
+        wide[:, :size] = table
+        return wide.view("<u8").reshape(len(values), fields).tolist()
     if not table[:, 8:].any():
         return np.ascontiguousarray(table[:, :8]).view("<u8").reshape(len(values), fields).tolist()
     return [unpack(v, fields, bits) for v in values]
@@ -265,7 +299,7 @@ def _plan(cells: tuple[int, ...], shape: tuple[tuple[int, ...], ...]) -> tuple[t
     the plan is worked out once and looked up after (it cost about as much as the DP itself)."""
     order = _order(list(cells), shape)
     n = len(order)
-    bits = field_bits(n)
+    bits = field_bits(n, layout_bound(n, shape))
     pos = {v: i for i, v in enumerate(order)}
     at: list[list[int]] = [[] for _ in range(n)]          # the numbers holding each cell
     opens_at: list[list[int]] = [[] for _ in range(n)]
