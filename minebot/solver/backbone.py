@@ -59,8 +59,12 @@ def frontier_solver(cons: Constraints, encoding: str, bounds: tuple[int, int] | 
         for j in chosen:
             number = cons.numbers[j]
             lits = [v + 1 for v in number.vars]
-            solver.add_atmost(lits, number.need)
-            solver.add_atmost([-x for x in lits], len(lits) - number.need)
+            # "at most all of them" says nothing: a number that needs none of its cells or
+            # all of them is one constraint, not two (the same layouts, fewer calls)
+            if number.need < len(lits):
+                solver.add_atmost(lits, number.need)
+            if number.need > 0:
+                solver.add_atmost([-x for x in lits], len(lits) - number.need)
         if bounds is not None:
             lo, hi = bounds
             allv = list(range(1, f + 1))

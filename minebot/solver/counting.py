@@ -122,13 +122,18 @@ def field_bits(n: int, bound: int | None = None) -> int:
     return max(8, -(-(min(bound, 1 << n).bit_length() + 1) // 8) * 8)
 
 
+# log2(C(size, size // 2)) / size: what a number of that many cells costs a bound per cell
+# (a board number has at most 8 cells; larger ones, built by hand, cost the most).
+_BITS_PER_CELL = [0.0] + [log2(comb(size, size // 2)) / size for size in range(1, 9)]
+
+
 def layout_bound(n: int, shape: tuple[tuple[int, ...], ...]) -> int:
     """An upper bound on the layouts of a component of n cells with numbers over ``shape``,
     whatever their needs: numbers with no cell in common each allow at most C(size, size // 2)
     ways over their cells, and every other cell two. Numbers that cost few bits per cell first."""
     def cost(j: int) -> tuple[float, int]:
         size = len(shape[j])
-        return log2(comb(size, size // 2)) / size, j
+        return (_BITS_PER_CELL[size] if size < len(_BITS_PER_CELL) else 1.0), j
     used: set[int] = set()
     bound = 1
     for j in sorted(range(len(shape)), key=cost):
@@ -235,7 +240,9 @@ def forward_pass(cells: list[int], numbers: list[tuple[tuple[int, ...], int]]
         forward, links = last_forward[:start + 1], last_links[:start]
     for i in range(start, len(steps)):
         opening, shifts, safe_add, mine_add, top, one = steps[i]
-        add = sum([need << shift for need, shift in zip(opened[i], shifts)])
+        add = 0
+        for need, shift in zip(opened[i], shifts):
+            add += need << shift
         nxt: dict[int, int] = {}
         link: dict[int, tuple] = {}
         get = nxt.get
@@ -328,8 +335,9 @@ def _plan(cells: tuple[int, ...], shape: tuple[tuple[int, ...], ...]) -> tuple[t
         for j in at[i]:
             left[j] -= 1
             shift = slot[j] * SLOT_BITS
-            safe_add += max(0, SLOT_MAX - left[j]) << shift      # (a room this large: never broken)
-            mine_add += max(0, SLOT_MAX - 1 - left[j]) << shift
+            room = left[j] if left[j] < SLOT_MAX else SLOT_MAX  # (a room this large: never broken)
+            safe_add += (SLOT_MAX - room) << shift
+            mine_add += (SLOT_MAX - 1 - room if room < SLOT_MAX else 0) << shift
             top += 1 << (shift + SLOT_BITS - 1)
             one += 1 << shift
             if not left[j]:
