@@ -2,8 +2,9 @@
 
 A counting DP walks the component's cells in a fixed order. After deciding the first i cells,
 what matters for the rest is only how many mines each *partly assigned* number still needs, so
-the state is that tuple of needs and each state carries a polynomial: entry p counts the
-prefix layouts with p mines. Going forward gives the count of layouts per number of mines;
+the state is those needs (packed in one integer, a field per open number) and each state
+carries a polynomial: entry p counts the prefix layouts with p mines. Going forward gives the
+count of layouts per number of mines;
 going backward (completions per state, again by mines) and combining the two around each cell
 gives, for every cell, how many layouts with k mines make it a mine. All in exact integers.
 
