@@ -349,3 +349,69 @@ def test_components_are_the_cells_linked_through_shared_numbers():
             seen |= group
             expect.append((sorted(group), [j for j, n in enumerate(cons.numbers) if n.vars[0] in group]))
         assert [(c.vars, c.numbers) for c in cons.components] == expect
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_mine_hints_never_change_the_backbone(seed):
+    # The play loop hands the backbone the mines its last move proved. A hint is only tried: the
+    # right mines, cells that are not mines, cells off the frontier and a mix of them all must
+    # give the brute force's certain cells, exactly as no hint does.
+    rng = np.random.default_rng(400 + seed)
+    for _ in range(40):
+        board, layout = random_position(rng)
+        mines = board.mines
+        unknown, layouts = brute_force(board, mines)
+        counts = layouts.sum(axis=0)
+        expect_safe = sorted(c for c, k in zip(unknown, counts) if k == 0)
+        expect_mines = sorted(c for c, k in zip(unknown, counts) if k == len(layouts))
+        cells = [tuple(map(int, x)) for x in np.argwhere(board.unknown)]
+        real = [tuple(map(int, x)) for x in np.argwhere(layout & board.unknown)]
+        some = [c for c in cells if rng.random() < 0.5]
+        for hints in (expect_mines, real, cells, some, expect_mines + expect_safe, [(99, 99)]):
+            result = analyse(board, mines, likely_mines=hints)
+            assert (result.safe, result.mines) == (expect_safe, expect_mines), (board, hints)
+
+
+def test_forward_pass_reuse_between_needs_counts_as_a_fresh_pass():
+    # The counting keeps each structure's last forward pass and starts the next one where the
+    # needs first differ (the look-ahead's values of one guess). Every value, in a shuffled
+    # order and each twice, must count what a pass with nothing kept counts, with the same work
+    # (the look-ahead's step budget is spent by it).
+    from minebot.solver import counting
+    rng = np.random.default_rng(23)
+    for _ in range(60):
+        board, layout = random_position(rng, max_unknown=16)
+        cons = build_constraints(board, board.mines)
+        choices = [tuple(map(int, x)) for x in np.argwhere(board.unknown & ~layout)]
+        if not choices:
+            continue
+        reveal = Reveal(cons, choices[rng.integers(len(choices))])
+        for value in [int(v) for v in rng.permutation(18) % 9]:
+            nxt = reveal.show(value)
+            if nxt is None:
+                continue
+            for comp in nxt.components:
+                numbers = [(nxt.numbers[j].vars, nxt.numbers[j].need) for j in comp.numbers]
+                kept = counting.count_component(comp.vars, numbers)
+                counting.forget_last_passes()
+                fresh = counting.count_component(comp.vars, numbers)
+                if fresh is None:
+                    assert kept is None
+                    continue
+                assert kept is not None
+                assert (kept.cells, kept.total, kept.mine, kept.work) == \
+                    (fresh.cells, fresh.total, fresh.mine, fresh.work)
+
+
+@pytest.mark.parametrize("text", ["-----\n-3-4-\n--4--\n-4-3-\n-----\n",
+                                  "------\n-4--4-\n--44--\n-4--4-\n------\n"])
+def test_components_with_many_layouts_match_brute_force(text):
+    # Numbers apart, each with many covered neighbours: one component with hundreds or thousands of
+    # layouts, so the counting's packed fields must be wide enough for them (their width comes
+    # from a bound on the layouts, not from the number of cells).
+    board = Board.parse(text)
+    unknown, layouts = brute_force(board, None)
+    result = analyse(board, None)
+    assert result.layouts == len(layouts) > 200
+    for cell, k in zip(unknown, layouts.sum(axis=0)):
+        assert result.fraction(cell) == Fraction(int(k), len(layouts))

@@ -125,3 +125,28 @@ def test_counting_order_follows_its_rule():
                 assert list(_plan(tuple(comp.vars), shape)[0]) == _greedy_order(comp.vars, shape)
                 checked += 1
     assert checked > 10
+
+
+def test_narrow_fields_unpack_like_wide_ones():
+    # A bound on the layouts lets the counting pack into fields of 8 to 56 bits as well.
+    from minebot.solver.counting import unpack, unpack_many
+    for bits in range(8, 72, 8):
+        top = (1 << (bits - 1)) - 1
+        rows = [[top - k for k in range(9)], [k * 3 for k in range(9)], [0] * 9]
+        packed = [sum(c << (bits * k) for k, c in enumerate(row)) for row in rows]
+        assert [unpack(v, 9, bits) for v in packed] == rows
+        assert unpack_many(packed, 9, bits) == rows
+        assert all(type(x) is int for row in unpack_many(packed, 9, bits) for x in row)
+
+
+def test_layout_bound_holds_on_expert_components():
+    # The field width rests on the bound: no component may have more layouts than it says,
+    # whatever its needs. Checked on the components of real expert positions.
+    from minebot.solver.counting import layout_bound
+    for seed in range(6):
+        cons = build_constraints(_expert_position(seed), 99)
+        for comp in cons.components:
+            numbers = [(cons.numbers[j].vars, cons.numbers[j].need) for j in comp.numbers]
+            counts = count_component(comp.vars, numbers)
+            shape = tuple(vs for vs, _ in numbers)
+            assert counts is not None and counts.layouts <= layout_bound(len(comp.vars), shape)

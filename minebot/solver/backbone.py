@@ -59,8 +59,12 @@ def frontier_solver(cons: Constraints, encoding: str, bounds: tuple[int, int] | 
         for j in chosen:
             number = cons.numbers[j]
             lits = [v + 1 for v in number.vars]
-            solver.add_atmost(lits, number.need)
-            solver.add_atmost([-x for x in lits], len(lits) - number.need)
+            # "at most all of them" says nothing: a number that needs none of its cells or
+            # all of them is one constraint, not two (the same layouts, fewer calls)
+            if number.need < len(lits):
+                solver.add_atmost(lits, number.need)
+            if number.need > 0:
+                solver.add_atmost([-x for x in lits], len(lits) - number.need)
         if bounds is not None:
             lo, hi = bounds
             allv = list(range(1, f + 1))
@@ -109,8 +113,15 @@ def backbone(cons: Constraints, encoding: str = "native") -> dict[int, bool] | N
     return None if found is None else found.fixed
 
 
-def backbone_search(cons: Constraints, encoding: str = "native") -> Backbone | None:
-    """The backbone (see ``Backbone``); None when no layout fits."""
+def backbone_search(cons: Constraints, encoding: str = "native",
+                    likely_mines: Iterable[int] = ()) -> Backbone | None:
+    """The backbone (see ``Backbone``); None when no layout fits.
+
+    ``likely_mines`` are variables the caller expects to be certain mines (those proved on the
+    same game's previous move, which stay on the frontier until the game ends): they are put
+    to the solver together, and one UNSAT answer to "one of them is safe" proves them all,
+    where each would otherwise take a call of its own. Only a proof counts, so a wrong or stale
+    hint costs one call and changes nothing: the backbone is the same with or without them."""
     f = cons.frontier_size
     if f == 0:
         return Backbone({}, 0, 0)
@@ -129,6 +140,22 @@ def backbone_search(cons: Constraints, encoding: str = "native") -> Backbone | N
         # After a proof only the proved candidate leaves, so the phases are set anew only after
         # a model: the same backbone (the models met may differ), for far fewer calls.
         phases_due = encoding == "native"
+        hinted = [v + 1 for v in likely_mines if v + 1 in candidates] if encoding == "native" else []
+        if len(hinted) > 1:
+            # A selector variable past the frontier's (the native encoding has no others) turns
+            # the clause "one hinted cell is safe" on for this call only.
+            selector = f + 1
+            solver.add_clause([-selector] + [-x for x in hinted])
+            if solver.solve(assumptions=[selector]):
+                model = solver.get_model()
+                candidates.intersection_update(model[:f])
+                mines = sum(1 for lit in model[:f] if lit > 0)
+                fewest, most = min(fewest, mines), max(most, mines)
+            else:
+                for lit in hinted:
+                    fixed[lit - 1] = True
+                    solver.add_clause([lit])
+                candidates.difference_update(hinted)
         while candidates:
             if phases_due:
                 solver.set_phases([-x for x in candidates])

@@ -75,7 +75,7 @@ class _Component:
         order, _forward, links, bits = forward_pass(cells, numbers)
         n = len(order)
         completions, _ = backward_pass(links, n, bits)
-        root = completions[0].get(())
+        root = completions[0].get(0)
         if not root:
             return None
         return cls(order, links, completions, bits, unpack(root, n + 1, bits))
@@ -83,7 +83,7 @@ class _Component:
     def draw(self, rng: np.random.Generator, mines: int) -> list[int]:
         """The variables that are mines in a uniform layout of this component with ``mines`` mines."""
         bits, mask = self.bits, (1 << self.bits) - 1
-        state: tuple = ()
+        state = 0
         left = mines
         chosen: list[int] = []
         for i, var in enumerate(self.order):

@@ -70,10 +70,16 @@ class Solver:
         self.guesser = Guesser(self.cache, **options)
         self.last_reason = ""
         self.last_kind: MoveKind | GuessKind | None = None
+        # The mines the last analysis proved: in the same game they stay certain and mostly on
+        # the frontier, so the next backbone tries to prove them all in one SAT call. A hint
+        # only (a new game or another board costs one call): the result does not depend on it.
+        self._proved_mines: list[Coord] = []
 
     def analyse(self, board: Board, mines: int | None = None) -> Analysis:
         """Everything the numbers (and the mine total) prove about ``board``."""
-        return analyse(board, mines, self.encoding, self.cache)
+        result = analyse(board, mines, self.encoding, self.cache, self._proved_mines)
+        self._proved_mines = result.mines
+        return result
 
     def next_moves(self, board: Board, mines: int | None = None, rules: str | None = None,
                    first_click: Coord | None = None) -> list[Move]:
