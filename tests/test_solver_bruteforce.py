@@ -185,15 +185,20 @@ def test_inconsistent_boards_report_a_minimal_contradiction():
     assert found > 20
 
 
-def test_lookahead_recount_matches_a_rebuilt_board():
-    rng = np.random.default_rng(11)
-    for _ in range(60):
+def positions_with_a_safe_cell(rng, tries: int = 60):
+    """(board, constraints, cell): random positions, each with one of its safe covered
+    cells (what the look-ahead reveals), for up to ``tries`` positions."""
+    for _ in range(tries):
         board, layout = random_position(rng, max_unknown=16)
         cons = build_constraints(board, board.mines)
         choices = [tuple(map(int, x)) for x in np.argwhere(board.unknown & ~layout)]
-        if not choices:
-            continue
-        cell = choices[rng.integers(len(choices))]
+        if choices:
+            yield board, cons, choices[rng.integers(len(choices))]
+
+
+def test_lookahead_recount_matches_a_rebuilt_board():
+    rng = np.random.default_rng(11)
+    for board, cons, cell in positions_with_a_safe_cell(rng):
         # One Reveal serves every value (the look-ahead's use): in a shuffled order, each value
         # twice, all positions kept and counted at the end, so a position built for one value
         # must not leak into another's.
@@ -379,13 +384,8 @@ def test_forward_pass_reuse_between_needs_counts_as_a_fresh_pass():
     # (the look-ahead's step budget is spent by it).
     from minebot.solver import counting
     rng = np.random.default_rng(23)
-    for _ in range(60):
-        board, layout = random_position(rng, max_unknown=16)
-        cons = build_constraints(board, board.mines)
-        choices = [tuple(map(int, x)) for x in np.argwhere(board.unknown & ~layout)]
-        if not choices:
-            continue
-        reveal = Reveal(cons, choices[rng.integers(len(choices))])
+    for _board, cons, cell in positions_with_a_safe_cell(rng):
+        reveal = Reveal(cons, cell)
         for value in [int(v) for v in rng.permutation(18) % 9]:
             nxt = reveal.show(value)
             if nxt is None:
