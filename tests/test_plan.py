@@ -80,7 +80,13 @@ def test_a_dropped_click_is_accepted_only_where_the_game_may_drop_clicks():
 def test_a_batch_clicks_each_move_at_its_point_and_leaves_out_blocked_moves():
     moves = [Move(Action.OPEN, (0, 2)), Move(Action.OPEN, (1, 2)),   # (1, 2) is flagged: blocked
              Move(Action.FLAG, (2, 1)), Move(Action.CHORD, (1, 1))]  # (2, 1) shows "?": 2 clicks
-    batch = plan_batch(BEFORE, moves, lambda cell, nth: (10.0 * cell[1] + nth, 100.0 + cell[0]))
+    asked = []
+
+    def point(cell):   # one call per click, in order: the caller may place each one apart
+        asked.append(cell)
+        return 10.0 * cell[1] + asked.count(cell) - 1, 100.0 + cell[0]
+    batch = plan_batch(BEFORE, moves, point)
+    assert asked == [(0, 2), (2, 1), (2, 1), (1, 1)]
     assert batch.points == [(20.0, 100.0, "left"), (10.0, 102.0, "right"), (11.0, 102.0, "right"),
                             (10.0, 101.0, "left")]
     assert batch.starts == {0: 0, 1: 1, 3: 2}
@@ -90,7 +96,7 @@ def test_a_batch_clicks_each_move_at_its_point_and_leaves_out_blocked_moves():
 def test_a_move_off_the_board_is_never_planned():
     with pytest.raises(MinebotError, match="outside the 4x3 board"):
         plan_batch(BEFORE, [Move(Action.OPEN, (0, 1)), Move(Action.OPEN, (3, 0))],
-                   lambda cell, nth: (0.0, 0.0))
+                   lambda cell: (0.0, 0.0))
 
 
 @pytest.mark.parametrize("click, move", [(0, 0), (1, 1), (2, 1), (3, 2), (4, 2)])

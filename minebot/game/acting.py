@@ -75,9 +75,9 @@ class Clicker:
         self.paced, self.question_marks = paced, question_marks
         self.clicks_on: Counter[tuple[int, int]] = Counter()
 
-    def _spread(self, aim: BoardOnScreen) -> Callable[[tuple[int, int], int], tuple[float, float]]:
+    def _spread(self, aim: BoardOnScreen) -> Callable[[tuple[int, int]], tuple[float, float]]:
         """``plan_batch``'s point: each click on a cell beside the one before it there."""
-        def point(cell: tuple[int, int], nth: int) -> tuple[float, float]:
+        def point(cell: tuple[int, int]) -> tuple[float, float]:
             self.clicks_on[cell] += 1
             return aim.cell_point(cell, self.clicks_on[cell] - 1)
         return point

@@ -66,12 +66,12 @@ class Batch:
         return [m.cell for m in self.played]
 
 
-def plan_batch(board: Board, moves: Sequence[Move], point: Callable[[tuple[int, int], int], Point],
+def plan_batch(board: Board, moves: Sequence[Move], point: Callable[[tuple[int, int]], Point],
                question_marks: bool = True) -> Batch:
-    """The clicks that carry out ``moves`` on ``board``, the n-th click of a move at
-    ``point(cell, n)`` (the cell's centre on screen; a second click on the same cell a few
-    pixels beside it, ``points.cell_point``). A move outside the board is refused: it is never
-    clicked."""
+    """The clicks that carry out ``moves`` on ``board``, each at ``point(cell)``, called once
+    per click in click order (the cell on screen: the live game puts each click on a cell
+    beside the last one there, ``acting.Clicker``). A move outside the board is refused: it is
+    never clicked."""
     points: list[tuple[float, float, Button]] = []
     starts: dict[int, int] = {}
     played: list[Move] = []
@@ -83,7 +83,7 @@ def plan_batch(board: Board, moves: Sequence[Move], point: Callable[[tuple[int, 
         if not buttons:
             continue
         starts[len(points)] = len(played)
-        points += [(*point(move.cell, nth), button) for nth, button in enumerate(buttons)]
+        points += [(*point(move.cell), button) for button in buttons]
         played.append(move)
     return Batch(points, starts, played)
 

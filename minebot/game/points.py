@@ -112,7 +112,7 @@ class BoardOnScreen:
         return bounds(self.rect)
 
     def cell_point(self, cell: tuple[int, int], nth: int = 0) -> tuple[float, float]:
-        """The centre of ``cell`` on screen (the ``nth`` click of a move on it: ``cell_point``)."""
+        """The centre of ``cell`` on screen (the ``nth`` click on it: beside, ``cell_point``)."""
         return cell_point(self.region, self.cell_rects, cell, nth)
 
     def park_point(self) -> tuple[int, int, Bounds]:

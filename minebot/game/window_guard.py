@@ -98,11 +98,10 @@ class WindowGuard:
                      listed is None else
                      f"the {self.ui.name} window shows no board" if listed is not None else
                      f"no window list ({self.backend.name}: the compositor offers clients none)")
-            saved = save_frame(frame, self.frames_dir, "no-board") if self.frames_dir else None
-            raise NoGameError(f"{where} on display {self.backend.display}, and no board on the "
-                              f"whole screen either ({exc}). Start the game first, or run "
-                              "`minebot demo` for a private one."
-                              + (f" (frame saved to {saved})" if saved else ""), saved) from None
+            raise self._stop(frame, "no-board",
+                             f"{where} on display {self.backend.display}, and no board on the "
+                             f"whole screen either ({exc}). Start the game first, or run "
+                             "`minebot demo` for a private one.") from None
 
     def close_hiding_dialog(self, read: Callable[[np.ndarray], object], frame: np.ndarray) -> None:
         """The whole screen shows the game's own dialog over its board (``GameUI.
@@ -126,12 +125,17 @@ class WindowGuard:
             except NoGameError as exc:
                 problem = str(exc)
         stays = self.ui.shows_hiding_dialog(last)
-        saved = save_frame(last, self.frames_dir, "dialog") if self.frames_dir else None
         what = (f"a {self.ui.name} dialog hides its board and did not close on "
                 f"{'+'.join(self.ui.close_keys)}: close it and run again" if stays else
                 f"a {self.ui.name} dialog over its board was closed, and then no board showed "
                 f"on the whole screen ({problem}): start a game and run again")
-        raise NoGameError(what + (f" (frame saved to {saved})" if saved else ""), saved)
+        raise self._stop(last, "dialog", what)
+
+    def _stop(self, frame: np.ndarray, what: str, message: str) -> NoGameError:
+        """The error that ends play on ``frame``, the frame saved (as ``what``) where frames
+        go, and the message naming it."""
+        saved = save_frame(frame, self.frames_dir, what) if self.frames_dir else None
+        return NoGameError(message + (f" (frame saved to {saved})" if saved else ""), saved)
 
     def find_listed(self) -> ListedWindow | None:
         """Where the compositor lists windows (sway) and there is no X11 window to play: the

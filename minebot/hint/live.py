@@ -231,8 +231,8 @@ class _Watch:
 class _LayerWatch(_Watch):
     """``_Watch`` on a wlroots compositor: no window to follow (the frames are the whole
     output), so ``before`` waits a tick and, where the compositor lists its windows, ends
-    when the window the board was read in has left the list; the caption goes under the board (the last one
-    read), not under a window."""
+    when the window the board was read in has left the list; the caption goes under the board
+    (the last one read), not under a window."""
 
     def __init__(self, frames, overlay, solver, options: LiveOptions, interval: float,
                  stop: Callable[[], bool], log: Callable[[str], None], screen: Rect,

@@ -365,7 +365,7 @@ def backward_pass(links, n: int, bits: int, forward=None) -> tuple[list[dict], l
     packed = [0] * n
     backward = completions[n]
     for i in range(n - 1, -1, -1):
-        prev: dict[tuple, int] = {}
+        prev: dict[int, int] = {}
         acc = 0
         get = backward.get          # a broken branch's None is never a state: it gets 0
         if forward is None:
