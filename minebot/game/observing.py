@@ -153,6 +153,10 @@ def observe(live: ObservedGame, expect=None) -> Board:
 def observe_frame(live: ObservedGame, frame: np.ndarray, expect) -> Board:
     """Read the settled frame; on a surprise look for a dialog first, then re-read."""
     from ..vision.reader import NoBoardError, UnmatchedCellsError
+    if not live.reader.fits(frame) and live.close_dialogs():
+        # A dialog over the board (a win's scores): closed before the read, the board read
+        # last is where it was and reads as every turn's does, not found afresh.
+        frame = settled(live, None)
     for _attempt in range(2):
         problem = None
         try:
@@ -195,7 +199,9 @@ def accept(live: ObservedGame, frame: np.ndarray, reading) -> None:
         live.won_board, live.won_frame, live.won_px = reading.board, frame, reading.board_px
     if live.learner is not None:
         live.learner.observe(frame, reading)
-        if reading.board.is_over and live.learner.finish(reading.board):
-            live.reader.reload_templates()   # the next game reads what this one taught
+        # the next game reads what this one taught; a game that taught nothing new (a set
+        # named with 0 looks added) leaves the loaded sets as they are
+        if reading.board.is_over and any(live.learner.finish(reading.board).values()):
+            live.reader.reload_templates()
     if live.recorder is not None:
         live.frame_index = live.recorder.add_frame(frame, reading)

@@ -23,6 +23,7 @@ from ..errors import BadInputError, NoGameError
 from ..games import CounterKind, GameProfile
 from ..timing import Phase, timed
 from .bylooks import locate_by_looks
+from .changes import CellDelta, CellMemo
 from .counter import find_counter, find_status_counter
 from .features import grid_patches
 from .grids import align, locate_board, touching
@@ -187,6 +188,8 @@ class Reader:
         self._counter_cache: tuple | None = None
         # per set: the set, the tile size, the last cells' patches and their match
         self._last_match: dict[str, tuple[TemplateSet, int, np.ndarray, Match]] = {}
+        # the cells at the last read on the cached grid: only the changed ones are read again
+        self._memo: CellMemo | None = None
 
     @property
     def game(self) -> GameProfile:
@@ -263,8 +266,10 @@ class Reader:
         return best
 
     def _classify(self, tset: TemplateSet, frame: np.ndarray, grid: Grid, flat: np.ndarray,
-                  tile: int) -> tuple[Match, dict]:
+                  tile: int, delta: CellDelta | None = None) -> tuple[Match, dict]:
         """Every cell's code: numbers from the theme's number look, the rest from templates.
+        With ``delta`` (the cells changed since the last read on this grid), the numbers of
+        unchanged cells are those read then (``changes``).
 
         Returns the match (a number cell has distance 0; a template that says "number" on a
         cell the number look does not confirm has distance inf, i.e. unmatched: it was cut
@@ -276,8 +281,18 @@ class Reader:
         reader = self._number_readers.get(tset.name)
         if reader is None or reader.look is not tset.numbers:
             reader = self._number_readers[tset.name] = NumberReader(tset.numbers)
-        colours = reader.grounds(tile_colours(frame, grid.x0, grid.x1, grid.y0, grid.y1))
-        found = reader.read(frame, grid, colours, reader.candidates(colours))
+        raw = (delta.colours(frame, tset.name, reader) if delta is not None
+               else tile_colours(frame, grid.x0, grid.x1, grid.y0, grid.y1))
+        colours = reader.grounds(raw)
+        candidates = reader.candidates(colours)
+        kept = delta.unchanged_numbers(tset.name, reader) if delta is not None else None
+        if kept is None:
+            found = reader.read(frame, grid, colours, candidates)
+        else:
+            found, changed = kept
+            found.update(reader.read(frame, grid, colours, candidates & changed))
+        if delta is not None:
+            delta.keep_numbers(tset.name, reader, raw, found)
         numbered = np.zeros(len(m.code), bool)
         unsure: dict[tuple[int, int], tuple[int, ...]] = {}
         for (r, c), number in found.items():
@@ -368,6 +383,14 @@ class Reader:
         """
         self._grid = None
         self._counter_cache = None
+        self._memo = None
+
+    def fits(self, frame: np.ndarray) -> bool:
+        """Whether the board read last is still where it was, as ``frame`` shows it (the
+        cached grid's sampling check; False with none). Why a caller asks: a frame where it
+        does not fit is found afresh, every game's looks tried (tens of ms); when a dialog
+        covers the board, closing it first lets the board read again as it was."""
+        return self._grid is not None and self._grid.still_valid(frame)
 
     def locate(self, frame: np.ndarray) -> Grid:
         """The grid of ``frame`` (``_locate``)."""
@@ -494,12 +517,15 @@ class Reader:
         if matched is not None:
             m, unsure = matched     # read with every set when one was chosen, on this frame
         else:
-            patches = grid_patches(frame, grid.x0, grid.x1, grid.y0, grid.y1)
+            delta = (self._memo.next(frame, grid) if self._memo is not None
+                     else CellMemo.start(frame, grid))
+            self._memo = delta.memo
+            patches = delta.patches
             tile = int(np.median(grid.x1 - grid.x0))
             flat = patches.reshape(grid.rows * grid.cols, *patches.shape[2:])
             m = None
             if self._current is not None:
-                m, unsure = self._classify(self._current, frame, grid, flat, tile)
+                m, unsure = self._classify(self._current, frame, grid, flat, tile, delta)
                 if not self._fixed and (m.distance > self._limit(self._current)).any():
                     m = None    # the set picked on an earlier (e.g. all covered) frame may
                                 # not be this theme's
