@@ -150,21 +150,13 @@ def observe(live: ObservedGame, expect=None) -> Board:
         else NoGameError(f"could not read the board: {last_error}; frame saved to {saved}", saved)
 
 
-AFTER_DIALOG_QUIET = 0.004
-"""Seconds between the grabs that must agree once a closed dialog's area was repainted (as
-after a click's change: ``FrameSource.settled``), not the 12 ms of a look with nothing awaited."""
-
-
 def observe_frame(live: ObservedGame, frame: np.ndarray, expect) -> Board:
     """Read the settled frame; on a surprise look for a dialog first, then re-read."""
     from ..vision.reader import NoBoardError, UnmatchedCellsError
     if not live.reader.fits(frame) and live.close_dialogs():
         # A dialog over the board (a win's scores): closed before the read, the board read
-        # last is where it was and reads as every turn's does, not found afresh. Closing it
-        # waited for the game to repaint what it covered, so two grabs a turn's pause apart
-        # must agree (a dialog still shown fails the read below, which looks again).
-        frame = live.frames.settled(live.reading.board_px if live.reading is not None else None,
-                                    quiet=AFTER_DIALOG_QUIET)
+        # last is where it was and reads as every turn's does, not found afresh.
+        frame = settled(live, None)
     for _attempt in range(2):
         problem = None
         try:
