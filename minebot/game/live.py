@@ -149,6 +149,10 @@ class LiveGame(Game):
         # Where a click can be dropped on its way (mutter's virtual pointer, KMines' event
         # queue), a clicked cell that shows no change is planned again instead of stopping.
         self.drops_clicks = self.ui.paced or self.backend.drops_clicks
+        # Where the cast may hold back a click's frame until the screen changes again, the
+        # wait for it moves the parked pointer a little (``nudge``).
+        self.stalls_casts = self.backend.stalls_casts
+        self.nudges = 0
 
     @property
     def rules(self) -> Rules:   # type: ignore[override]
@@ -276,6 +280,14 @@ class LiveGame(Game):
         if shift:
             y = y + shift if y + shift < limits[3] else y - shift
         self.pointer.move(x, y, limits)
+
+    def nudge(self) -> None:
+        """Move the parked pointer 2 px and back, one step per call, off the board as last
+        read: a real motion the game hears, which makes a stalled cast (``stalls_casts``:
+        mutter 50's area cast) send the frame it held back. Each step goes through the
+        pointer's checks (inside the window, the fail-safe) like any parking."""
+        self.nudges += 1
+        self.park(shift=2 if self.nudges % 2 else 0)
 
     # -- observe -----------------------------------------------------------------------------
     def grab(self) -> np.ndarray:
