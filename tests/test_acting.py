@@ -104,7 +104,7 @@ def test_a_board_that_moved_during_the_batch_gets_no_further_click():
     assert [s[0] for s in game.sent] == ["click"]     # no second click, no parking either
 
 
-def test_paced_a_click_that_never_shows_is_left_out_to_be_planned_again():
+def test_paced_a_click_that_never_shows_is_left_out_and_named_as_lost():
     screen = Screen()
     game = Game(screen, drops={(1, 2)})
     frame = FrameSource(screen, REGION).grab()
@@ -112,3 +112,6 @@ def test_paced_a_click_that_never_shows_is_left_out_to_be_planned_again():
     sent = clicker(game, screen, paced=True).send(BOARD, reading(), frame, moves)
     assert sent.complete and sent.clicks == 3
     assert sent.played == [moves[0], moves[2]]
+    # ... and named, so that it is looked at again before it may be planned again (a click
+    # drawn late is not a lost one: ``LiveGame._await_late``)
+    assert sent.lost == [moves[1]]

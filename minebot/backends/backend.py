@@ -100,6 +100,12 @@ class Backend(Protocol):
         again instead of stopping the game)."""
 
     @property
+    def stalls_casts(self) -> bool:
+        """Whether the screen cast may leave the last change of a burst out until the screen
+        changes again (mutter 50's area cast): then the wait for a click's result moves the
+        parked pointer a little (``LiveGame.nudge``) while the clicked cells look unchanged."""
+
+    @property
     def x11(self) -> X11 | None: ...
 
     @property

@@ -33,6 +33,9 @@ Box = tuple[int, int, int, int]
 HOVER_GRACE = 0.06
 """Seconds after a click during which a cell in hover/pressed colour is not yet its result."""
 
+NUDGE_EVERY = 0.15
+"""Seconds the clicked cells may look unchanged before a ``nudge`` (and between two)."""
+
 SETTLE_TIMEOUT = 2.0
 """Seconds a settling frame may take before the newest one is handed on as it is."""
 
@@ -94,12 +97,15 @@ class FrameSource:
     def settled(self, area: Box | None = None, *, before: np.ndarray | None = None,
                 changed: Sequence[Box] = (), transient: Callable[[np.ndarray], bool] | None = None,
                 hover_grace: float = HOVER_GRACE, quiet: float | None = None, hold: float = 0.0,
-                timeout: float | None = None) -> np.ndarray:
+                timeout: float | None = None,
+                nudge: Callable[[], None] | None = None) -> np.ndarray:
         """A frame taken once the game reacted and stopped drawing.
 
         With ``before`` and ``changed`` (boxes, e.g. the clicked cells): first wait until every
         box looks different from ``before`` and, within ``hover_grace`` of the start, none
-        looks ``transient`` (hovered or pressed: the reveal follows ~10 ms later). Then grab
+        looks ``transient`` (hovered or pressed: the reveal follows ~10 ms later); ``nudge``
+        is called every ``NUDGE_EVERY`` seconds meanwhile (a cast that stalls until the screen
+        changes again: ``stalls_casts``). Then grab
         every ``quiet`` seconds until two grabs agree on ``area`` (the board: the clock is
         outside it) and have agreed for ``hold`` seconds. After ``timeout`` the newest frame.
         """
@@ -107,7 +113,7 @@ class FrameSource:
         r = self.region
         if before is not None and changed and before.shape[:2] == (r.height, r.width):
             with phase(Phase.DRAW):     # the game's time: until it shows the clicks' result
-                self._await_changed(before, changed, deadline, transient, hover_grace)
+                self._await_changed(before, changed, deadline, transient, hover_grace, nudge)
             # GTK may paint a change in several pieces: one more grab a few ms later must
             # agree on the whole board before the frame is read.
             quiet = 0.004 if quiet is None else quiet
@@ -128,7 +134,8 @@ class FrameSource:
         return frame
 
     def _await_changed(self, before: np.ndarray, changed: Sequence[Box], deadline: float,
-                       transient: Callable[[np.ndarray], bool] | None, hover_grace: float) -> None:
+                       transient: Callable[[np.ndarray], bool] | None, hover_grace: float,
+                       nudge: Callable[[], None] | None = None) -> None:
         """Until every box of ``changed`` has looked different from ``before`` and, within
         ``hover_grace`` of the start, not ``transient`` (see ``settled``), or ``deadline``.
 
@@ -140,6 +147,7 @@ class FrameSource:
         whole board anyway. Where each grab waits for the compositor's next frame
         (``frame_clocked``) the whole region is grabbed, as one frame shows every box."""
         started = time.monotonic()
+        nudge_at = started + NUDGE_EVERY
         pending = list(changed)
         while pending and time.monotonic() < deadline:
             if self.capture.frame_clocked:
@@ -155,6 +163,9 @@ class FrameSource:
                 if np.array_equal(now, before[y0:y1, x0:x1]) or (not graced and transient(now)):
                     left.append(box)
             pending = left
+            if pending and nudge is not None and time.monotonic() >= nudge_at:
+                nudge()
+                nudge_at = time.monotonic() + NUDGE_EVERY
             if pending:
                 self.wait_next()
         if os.environ.get("MINEBOT_DEBUG"):

@@ -16,7 +16,7 @@ import os
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 import numpy as np
@@ -50,11 +50,15 @@ def _debug(message: str) -> None:
 class Sent:
     """What a batch did: ``played`` the moves whose clicks were sent (and, paced, showed on
     screen), ``clicks`` how many clicks went out, ``complete`` False when the batch stopped
-    early because the board moved (then read the window afresh, not a settled frame)."""
+    early because the board moved (then read the window afresh, not a settled frame);
+    ``lost`` (paced) the moves whose clicks went out but had not shown when looked for: they
+    may still be drawn late, so they are looked at again before the solver may plan them
+    again (``LiveGame``)."""
 
     played: list[Move]
     clicks: int
     complete: bool
+    lost: list[Move] = field(default_factory=list)
 
 
 class Clicker:
@@ -118,7 +122,9 @@ class Clicker:
                 # The WM swallowed these clicks (see PACED_WMS): their cells are judged by
                 # what the screen shows, never assumed; the solver plans them again.
                 _debug(f"{len(lost)} click(s) lost by the window manager")
+                missing = [m for j, m in enumerate(played) if j in lost]
                 played = [m for j, m in enumerate(played) if j not in lost]
+                return Sent(played, len(made), True, missing)
         return Sent(played, len(made), True)
 
     def _check(self, batch: Batch, reading, before: np.ndarray | None, lost: set[int]):

@@ -23,6 +23,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
@@ -43,7 +45,7 @@ from ..timing import Phase, phase
 from . import new_games, observing
 from .acting import PACED_WMS, Clicker
 from .base import Game
-from .plan import expectation
+from .plan import expectation, silent_moves
 from .points import BoardOnScreen, park_point
 from .read_checks import ScreenMismatchError
 from .saved_frames import save_frame
@@ -147,6 +149,10 @@ class LiveGame(Game):
         # Where a click can be dropped on its way (mutter's virtual pointer, KMines' event
         # queue), a clicked cell that shows no change is planned again instead of stopping.
         self.drops_clicks = self.ui.paced or self.backend.drops_clicks
+        # Where the cast may hold back a click's frame until the screen changes again, the
+        # wait for it moves the parked pointer a little (``nudge``).
+        self.stalls_casts = self.backend.stalls_casts
+        self.nudges = 0
 
     @property
     def rules(self) -> Rules:   # type: ignore[override]
@@ -275,6 +281,14 @@ class LiveGame(Game):
             y = y + shift if y + shift < limits[3] else y - shift
         self.pointer.move(x, y, limits)
 
+    def nudge(self) -> None:
+        """Move the parked pointer 2 px and back, one step per call, off the board as last
+        read: a real motion the game hears, which makes a stalled cast (``stalls_casts``:
+        mutter 50's area cast) send the frame it held back. Each step goes through the
+        pointer's checks (inside the window, the fail-safe) like any parking."""
+        self.nudges += 1
+        self.park(shift=2 if self.nudges % 2 else 0)
+
     # -- observe -----------------------------------------------------------------------------
     def grab(self) -> np.ndarray:
         return self.frames.grab()
@@ -329,8 +343,29 @@ class LiveGame(Game):
         # The settled frame is read first; re-reads (if needed) capture again.
         settled = observing.settled(self, before, [m.cell for m in sent.played])
         after = observing.observe_frame(self, settled, expect)
+        silent = silent_moves(board, after, [*sent.played, *sent.lost])
+        if silent:
+            after = self._await_late(board, before, silent, expect)
         self._count_unanswered(board, after, sent.played)
         return after
+
+    def _await_late(self, board: Board, before: np.ndarray, silent: Sequence[Move],
+                    expect) -> Board:
+        """The board once clicks that showed nothing by the draw deadline (``silent``) had
+        a second chance to show: a click drawn late looks like a dropped one on any one frame,
+        but planning it again is no repair (a second right-click on a flag drawn late takes
+        it off, or makes it "?"; GNOME Mines 50 under a loaded headless mutter drew flags
+        seconds late, or its area cast sent no frame of them). So the capture starts afresh
+        (``forget_grid``: mutter's monitor cast joined again is painted new for it), those
+        cells get the draw deadline again, and a settled frame is read anew; only a cell that
+        still shows what it showed before was dropped, and the solver plans it again."""
+        cells = [m.cell for m in silent]
+        if os.environ.get("MINEBOT_DEBUG"):
+            print(f"minebot: no change yet at {cells}: looking again before any new click",
+                  file=sys.stderr)
+        self.forget_grid()
+        frame = observing.settled(self, before, cells)
+        return observing.observe_frame(self, frame, expect)
 
     def _count_unanswered(self, board: Board, after: Board, played: Sequence[Move]) -> None:
         """Stop when UNANSWERED_TURNS turns in a row changed nothing: where a dropped click is

@@ -53,6 +53,7 @@ class ObservedGame(GameHost, Protocol):
     rereads: int
     window_game: str | None
     hover_grace: float
+    stalls_casts: bool
     learner: "Learner | None"
     recorder: "Recording | None"
 
@@ -66,6 +67,8 @@ class ObservedGame(GameHost, Protocol):
     def check_window(self) -> bool: ...
 
     def park(self, margin: bool = False, shift: int = 0) -> None: ...
+
+    def nudge(self) -> None: ...
 
     def watch_board(self) -> None: ...
 
@@ -187,7 +190,8 @@ def settled(live: ObservedGame, before: np.ndarray | None, cells: Sequence[tuple
     changed = [tuple(reading.cell_rects[c]) for c in cells] if reading is not None else []
     return live.frames.settled(reading.board_px if reading is not None else None,
                                before=before, changed=changed, transient=live.ui.looks_transient,
-                               hover_grace=live.hover_grace)
+                               hover_grace=live.hover_grace,
+                               nudge=live.nudge if live.stalls_casts and reading is not None else None)
 
 
 def accept(live: ObservedGame, frame: np.ndarray, reading) -> None:

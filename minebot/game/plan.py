@@ -158,3 +158,17 @@ def expectation(board: Board, moves: Sequence[Move],
                 return f"cell {cell} still shows a mark"
         return None
     return check
+
+
+def silent_moves(before: Board, after: Board, moves: Sequence[Move]) -> list[Move]:
+    """The moves of ``moves`` whose cell shows on ``after`` exactly what it showed on ``before``
+    although the move must change it: a reveal of a covered or "?" cell, a flag, a flag taken
+    off. Each is a click that was dropped on its way, or one the game has not drawn yet (or
+    whose frame the capture has not had yet): the two look alike on one frame, and only the
+    first may be clicked again (a second right-click on a flag drawn late takes it off).
+    A chord, or a click on a revealed number, may rightly change nothing on its own cell: left
+    out. None once the game is over or the board changed size."""
+    if after.is_over or after.shape != before.shape:
+        return []
+    return [m for m in moves if m.action is not Action.CHORD and before.cells[m.cell] > 8
+            and after.cells[m.cell] == before.cells[m.cell]]

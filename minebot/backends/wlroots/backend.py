@@ -54,6 +54,7 @@ class WlrootsBackend:
     """Seconds a clicked cell may still show its hover look: input and frames pass through the
     compositor's frame clock (a grab waits for its next frame, ~16 ms at 60 Hz)."""
     drops_clicks = False
+    stalls_casts = False   # each grab is a screen copy made for it
     """Each click ends with a round trip: the compositor has handled it when it returns."""
 
     def __init__(self, env: Mapping[str, str], output: int = 0, fail_safe: bool = True) -> None:

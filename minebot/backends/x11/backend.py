@@ -21,6 +21,7 @@ class X11Backend:
     window_list = None   # the X server itself lists the windows (``x11``)
     hover_grace = HOVER_GRACE
     drops_clicks = False   # XTEST input reaches the server, in order
+    stalls_casts = False   # grabs read the X server's pixels as they are
 
     def __init__(self, display: str | None = None, force: str | None = None) -> None:
         self.x11 = X11(display)
