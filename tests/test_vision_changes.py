@@ -47,17 +47,25 @@ def test_changed_cells_are_the_cells_whose_pixels_differ(rows, cols, tile, gap):
         assert np.array_equal(found, by_cell(before, after, grid))
 
 
-def test_a_change_between_cells_marks_a_neighbour_never_hides_one():
+def test_a_change_between_cells_changes_no_cell_and_a_shared_line_both():
     grid = lattice(4, 4, 10, 3)
     before = np.zeros((*grid.frame_shape, 3), np.uint8)
     after = before.copy()
     after[int(grid.y1[1]) + 1, int(grid.x0[2]) + 4] = 255      # in the gap under cell (1, 2)
     after[int(grid.y0[3]) + 9, int(grid.x0[0])] = 1            # inside cell (3, 0)
     found = changed_cells(board_pixels(before, grid), board_pixels(after, grid), grid)
-    truth = by_cell(before, after, grid)
-    assert truth[3, 0] and found[3, 0]
-    assert (found | ~truth).all()       # every changed cell is found
-    assert found.sum() == 2             # and the gap only adds the cell it belongs to
+    assert np.array_equal(found, by_cell(before, after, grid)) and found.sum() == 1
+    # boxes that overlap by a pixel (touching cells that share their line): a change on that
+    # line is in both cells' pixels
+    x0 = 3 + np.arange(5) * 10
+    y0 = 2 + np.arange(3) * 10
+    shared = Grid(x0, x0 + 11, y0, y0 + 11, (0, 0, 0), (40, 60))
+    before = np.zeros((40, 60, 3), np.uint8)
+    after = before.copy()
+    after[int(y0[1]) + 4, int(x0[2])] = 9                        # column 2's first pixel = column 1's last
+    found = changed_cells(board_pixels(before, shared), board_pixels(after, shared), shared)
+    assert np.array_equal(found, by_cell(before, after, shared))
+    assert found[1, 1] and found[1, 2] and found.sum() == 2
 
 
 def test_a_second_read_reads_numbers_only_in_changed_cells(monkeypatch):

@@ -31,26 +31,27 @@ def board_pixels(frame: np.ndarray, grid: Grid) -> np.ndarray:
 
 
 def changed_cells(before: np.ndarray, now: np.ndarray, grid: Grid) -> np.ndarray:
-    """Boolean (rows, cols): the cells of ``grid`` with a pixel that differs between
-    ``before`` and ``now``, two ``board_pixels`` of it.
+    """Boolean (rows, cols): the cells of ``grid`` with a pixel inside their tile box
+    (``x0..x1`` by ``y0..y1``) that differs between ``before`` and ``now``, two
+    ``board_pixels`` of it.
 
-    Each cell's strip reaches from its own first pixel to the next cell's (the gap between
-    them counts for the cell before it), so a change anywhere in a tile is seen; a change in
-    a gap only marks a cell as changed that is not, which costs a little work, never a
-    reading."""
+    Exactly the tile's own pixels count, as in every per-cell step of a read: a change in the
+    gap between tiles changes no cell, and where the boxes of touching cells overlap (a
+    lattice that gives the shared line to both) a change there counts for both."""
     left, top = grid.board_px[:2]
     diff = cv2.absdiff(before, now)
     h = diff.shape[0]
     channels = diff.shape[2] if diff.ndim == 3 else 1
     diff = diff.reshape(h, -1)                                   # (H, W * channels)
-    moved = diff.max(axis=1) > 0                                  # pixel rows with a change
-    starts = np.asarray(grid.y0, np.intp) - top
-    ends = np.append(starts[1:], h)
-    columns = (np.asarray(grid.x0, np.intp) - left) * channels
+    moved = np.concatenate([[0], np.cumsum(diff.max(axis=1) > 0)])   # changed pixel rows so far
+    ys = np.asarray(grid.y0, np.intp) - top
+    ye = np.asarray(grid.y1, np.intp) - top
+    xs = (np.asarray(grid.x0, np.intp) - left) * channels
+    xe = (np.asarray(grid.x1, np.intp) - left) * channels
     out = np.zeros((grid.rows, grid.cols), bool)
-    for row, (y, end) in enumerate(zip(starts, ends)):
-        if moved[y:end].any():           # the few rows a turn changes: one pass over each
-            out[row] = np.maximum.reduceat(diff[y:end].max(axis=0), columns) > 0
+    for row in np.flatnonzero(moved[ye] > moved[ys]):   # the few rows a turn changes
+        columns = np.concatenate([[0], np.cumsum(diff[ys[row]:ye[row]].max(axis=0) > 0)])
+        out[row] = columns[xe] > columns[xs]
     return out
 
 
