@@ -101,3 +101,19 @@ def test_a_second_read_reads_numbers_only_in_changed_cells(monkeypatch):
     back = reader.read(mid)             # and back: the numbers are read again there
     assert np.array_equal(back.board.cells, first.board.cells)
     assert 0 < sum(asked) <= len(numbered)
+
+
+def test_fits_speaks_for_its_own_frame_only():
+    mid = load_image(FIXTURES / "bgcolors-30x16-1290x760-mid.png")
+    reader = Reader()
+    reader.read(mid)
+    first = reader.read(mid)
+    assert reader.fits(mid)
+    # the board moved 7 px right and 5 down after that check: the read must not take the
+    # check of the other frame for its own, and finds the board where it is now
+    moved = np.roll(np.roll(mid, 7, axis=1), 5, axis=0)
+    again = reader.read(moved)
+    left, top, right, bottom = first.board_px
+    assert again.board_px == (left + 7, top + 5, right + 7, bottom + 5)
+    assert np.array_equal(again.board.cells, first.board.cells)
+    assert not reader.fits(mid)

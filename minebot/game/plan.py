@@ -170,5 +170,5 @@ def silent_moves(before: Board, after: Board, moves: Sequence[Move]) -> list[Mov
     out. None once the game is over or the board changed size."""
     if after.is_over or after.shape != before.shape:
         return []
-    return [m for m in moves if m.action is not Action.CHORD and before.cells[m.cell] > 8
+    return [m for m in moves if m.action is not Action.CHORD and before.cells[m.cell] >= Cell.COVERED
             and after.cells[m.cell] == before.cells[m.cell]]

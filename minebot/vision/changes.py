@@ -15,6 +15,7 @@ suspects) still looks at every cell.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -88,11 +89,7 @@ class CellMemo:
         if grid is not self.grid or frame.shape != self.frame_shape:
             return CellMemo.start(frame, grid)
         changed = changed_cells(self.pixels, board_pixels(frame, grid), grid)
-        rows, cols = np.flatnonzero(changed.any(axis=1)), np.flatnonzero(changed.any(axis=0))
-        patches = self.patches.copy()
-        if rows.size:
-            patches[np.ix_(rows, cols)] = grid_patches(frame, grid.x0[cols], grid.x1[cols],
-                                                       grid.y0[rows], grid.y1[rows])
+        patches = _refreshed(self.patches, changed, frame, grid, grid_patches)
         return CellDelta(_keep(frame, grid, patches), changed, self.numbers)
 
 
@@ -113,28 +110,44 @@ class CellDelta:
         """Every tile's colour (``tile_colours``), sampled again only in changed cells when
         the same number reader saw the frame before."""
         grid = self.memo.grid
-        seen = self.before.get(name)
-        if self.changed is None or seen is None or seen.reader is not reader:
+        seen = self._seen(name, reader)
+        if seen is None or self.changed is None:
             return tile_colours(frame, grid.x0, grid.x1, grid.y0, grid.y1)
-        colours = seen.colours.copy()
-        rows, cols = np.flatnonzero(self.changed.any(axis=1)), np.flatnonzero(self.changed.any(axis=0))
-        if rows.size:
-            colours[np.ix_(rows, cols)] = tile_colours(frame, grid.x0[cols], grid.x1[cols],
-                                                       grid.y0[rows], grid.y1[rows])
-        return colours
+        return _refreshed(seen.colours, self.changed, frame, grid, tile_colours)
 
     def unchanged_numbers(self, name: str, reader: NumberReader) -> tuple[dict, np.ndarray] | None:
         """The numbers the same reader found at the last read in cells that have not changed,
         and the mask of the cells still to read; None when every cell must be read."""
-        seen = self.before.get(name)
-        if self.changed is None or seen is None or seen.reader is not reader:
+        seen = self._seen(name, reader)
+        if seen is None or self.changed is None:
             return None
         changed = self.changed
         return {cell: n for cell, n in seen.found.items() if not changed[cell]}, changed
 
+    def _seen(self, name: str, reader: NumberReader) -> NumbersSeen | None:
+        """What the same number reader read at the last read, when this read knows what
+        changed since (else every cell is read afresh)."""
+        seen = self.before.get(name)
+        if self.changed is None or seen is None or seen.reader is not reader:
+            return None
+        return seen
+
     def keep_numbers(self, name: str, reader: NumberReader, colours: np.ndarray, found: dict) -> None:
         """What ``reader`` read on this frame, for the next read to reuse."""
         self.memo.numbers[name] = NumbersSeen(reader, colours, dict(found))
+
+
+def _refreshed(values: np.ndarray, changed: np.ndarray, frame: np.ndarray, grid: Grid,
+               per_cell: Callable[..., np.ndarray]) -> np.ndarray:
+    """A copy of ``values`` (rows, cols, ...) with ``per_cell(frame, x0, x1, y0, y1)`` taken
+    again over the rows and columns that hold a ``changed`` cell (``grid_patches`` and
+    ``tile_colours`` take any subset of a grid's columns and rows: only their tiles' pixels)."""
+    out = values.copy()
+    rows, cols = np.flatnonzero(changed.any(axis=1)), np.flatnonzero(changed.any(axis=0))
+    if rows.size:
+        out[np.ix_(rows, cols)] = per_cell(frame, grid.x0[cols], grid.x1[cols],
+                                           grid.y0[rows], grid.y1[rows])
+    return out
 
 
 def _keep(frame: np.ndarray, grid: Grid, patches: np.ndarray) -> CellMemo:

@@ -190,6 +190,8 @@ class Reader:
         self._last_match: dict[str, tuple[TemplateSet, int, np.ndarray, Match]] = {}
         # the cells at the last read on the cached grid: only the changed ones are read again
         self._memo: CellMemo | None = None
+        # the frame ``fits`` found the cached grid valid on, until the next locate
+        self._fitted: np.ndarray | None = None
 
     @property
     def game(self) -> GameProfile:
@@ -384,13 +386,15 @@ class Reader:
         self._grid = None
         self._counter_cache = None
         self._memo = None
+        self._fitted = None
 
     def fits(self, frame: np.ndarray) -> bool:
         """Whether the board read last is still where it was, as ``frame`` shows it (the
         cached grid's sampling check; False with none). Why a caller asks: a frame where it
         does not fit is found afresh, every game's looks tried (tens of ms); when a dialog
         covers the board, closing it first lets the board read again as it was."""
-        return self._grid is not None and self._grid.still_valid(frame)
+        self._fitted = frame if self._grid is not None and self._grid.still_valid(frame) else None
+        return self._fitted is not None
 
     def locate(self, frame: np.ndarray) -> Grid:
         """The grid of ``frame`` (``_locate``)."""
@@ -411,8 +415,9 @@ class Reader:
         Also returns the read of every cell that chose the set (match, unsure numbers), when
         there was one on this frame: the read needs no second one.
         """
-        if self._grid is not None and self._grid.still_valid(frame):
-            return self._grid, None
+        fitted, self._fitted = self._fitted, None
+        if self._grid is not None and (frame is fitted or self._grid.still_valid(frame)):
+            return self._grid, None   # (``fits`` checked this very frame just before)
         self._grid = None
         shared: dict = {}
         known = self._known
